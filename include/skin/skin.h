@@ -1,0 +1,384 @@
+/*
+ * skin — CPU mesh skinning (linear blend and dual quaternion) over SoA streams.
+ *
+ * Conventions used throughout this header:
+ *  - "Stream" means a planar array with one entry per vertex, indexed by the
+ *    absolute vertex index 0 .. vertex_count-1.
+ *  - Matrices are 3x4 row-major affine transforms: 12 floats
+ *    m[0..3] = row 0 (x), m[4..7] = row 1 (y), m[8..11] = row 2 (z);
+ *    column 3 holds the translation.  p' = M * (p, 1).
+ *  - Quaternions are stored x, y, z, w.  A dual quaternion is 8 floats:
+ *    real x y z w, then dual x y z w.
+ *  - Every function is thread-safe and reentrant unless its comment says
+ *    otherwise; none allocates memory.
+ *  - No function asserts on user input: bad arguments return a negative
+ *    skin_status and leave every output untouched.
+ */
+#ifndef SKIN_SKIN_H
+#define SKIN_SKIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(_WIN32) && defined(SKIN_SHARED)
+#  ifdef SKIN_BUILDING
+#    define SKIN_API __declspec(dllexport)
+#  else
+#    define SKIN_API __declspec(dllimport)
+#  endif
+#elif defined(__GNUC__)
+#  define SKIN_API __attribute__((visibility("default")))
+#else
+#  define SKIN_API
+#endif
+
+/* ---------------------------------------------------------------- version */
+
+#define SKIN_VERSION_MAJOR 0
+#define SKIN_VERSION_MINOR 1
+#define SKIN_VERSION_PATCH 0
+/** Compile-time version as one number: (major << 16) | (minor << 8) | patch. */
+#define SKIN_VERSION \
+    ((SKIN_VERSION_MAJOR << 16) | (SKIN_VERSION_MINOR << 8) | SKIN_VERSION_PATCH)
+
+/** Version of the library linked at run time, encoded like SKIN_VERSION. */
+SKIN_API uint32_t skin_version(void);
+/** The same as a string "major.minor.patch"; static storage. */
+SKIN_API const char *skin_version_string(void);
+
+/* ----------------------------------------------------------------- status */
+
+typedef enum skin_status {
+    SKIN_OK = 0,
+    SKIN_ERROR_NULL_ARGUMENT = -1,     /**< a required pointer is NULL */
+    SKIN_ERROR_INVALID_COUNT = -2,     /**< a count is zero or too large */
+    SKIN_ERROR_INVALID_RANGE = -3,     /**< first + count exceeds vertex_count */
+    SKIN_ERROR_INVALID_INFLUENCES = -4,/**< influence_count not in 1..8 */
+    SKIN_ERROR_INVALID_FORMAT = -5,    /**< unknown joint or weight format */
+    SKIN_ERROR_INVALID_STRIDE = -6,    /**< output stride smaller than its element */
+    SKIN_ERROR_INVALID_METHOD = -7,    /**< unknown skin_method */
+    SKIN_ERROR_INVALID_FLAGS = -8,     /**< unknown bits in skin_output.flags */
+    SKIN_ERROR_MISSING_ATTRIBUTE = -9, /**< output asks for an attribute the input lacks */
+    SKIN_ERROR_MISSING_PALETTE = -10,  /**< the palette lacks what the method needs */
+    SKIN_ERROR_JOINT_OUT_OF_RANGE = -11,/**< (validation) a joint >= joint_count */
+    SKIN_ERROR_INVALID_WEIGHT = -12,   /**< (validation) negative or non-finite weight */
+    SKIN_ERROR_WEIGHT_SUM = -13,       /**< (validation) weights do not sum to one */
+    SKIN_ERROR_NON_FINITE = -14,       /**< (validation) non-finite vertex attribute */
+    SKIN_ERROR_INVALID_HIERARCHY = -15,/**< a parent index does not precede its child */
+    SKIN_ERROR_UNSUPPORTED = -16       /**< the CPU cannot run the requested ISA */
+} skin_status;
+
+/** A short English description of a status; never NULL, static storage. */
+SKIN_API const char *skin_status_string(skin_status status);
+
+/* ------------------------------------------------------------------ input */
+
+/** Maximum number of influences (joint/weight slots) per vertex. */
+#define SKIN_MAX_INFLUENCES 8
+
+typedef enum skin_joint_format {
+    SKIN_JOINT_U8 = 1,  /**< uint8_t joint indices */
+    SKIN_JOINT_U16 = 2  /**< uint16_t joint indices */
+} skin_joint_format;
+
+typedef enum skin_weight_format {
+    SKIN_WEIGHT_F32 = 1,     /**< float weights, used as given */
+    SKIN_WEIGHT_UNORM16 = 2, /**< uint16_t, weight = value / 65535 */
+    SKIN_WEIGHT_UNORM8 = 3   /**< uint8_t,  weight = value / 255 */
+} skin_weight_format;
+
+/**
+ * A mesh as structure-of-arrays streams.  Every non-NULL stream holds
+ * vertex_count entries.  The structure only points at user memory; skin never
+ * keeps the pointers past a call.
+ *
+ * Positions px/py/pz are required.  Normals nx/ny/nz are optional (all three
+ * or none).  Tangents tx/ty/tz/tw are optional (all four or none; tw is the
+ * bitangent sign and is copied through unchanged).
+ *
+ * influence_count slots (1..SKIN_MAX_INFLUENCES): slot i has joints[i]
+ * (elements of joint_format) and weights[i] (elements of weight_format).
+ * Slots beyond influence_count are ignored.  Joints >= the palette's
+ * joint_count are clamped to joint_count - 1 when skinning (never read out of
+ * bounds); skin_validate() reports them.
+ */
+typedef struct skin_mesh_desc {
+    size_t vertex_count;
+    const float *px, *py, *pz;
+    const float *nx, *ny, *nz;
+    const float *tx, *ty, *tz, *tw;
+    uint32_t influence_count;
+    skin_joint_format joint_format;
+    skin_weight_format weight_format;
+    const void *joints[SKIN_MAX_INFLUENCES];
+    const void *weights[SKIN_MAX_INFLUENCES];
+} skin_mesh_desc;
+
+/**
+ * The bone palette for one frame.  joint_count >= 1 entries of:
+ *  - matrices: 12 floats per joint (3x4 row-major), the joint's model-space
+ *    transform already multiplied by its inverse bind matrix.  Needed by LBS.
+ *  - normal_matrices (optional, LBS): 9 floats per joint, row-major 3x3
+ *    inverse-transpose of the matrix's 3x3 part; blended with the same weights
+ *    and used for normals and tangents instead of the matrix's 3x3.  Only needed
+ *    under non-uniform scale or shear.
+ *  - dual_quats: 8 floats per joint (real xyzw, dual xyzw), real part of unit
+ *    length.  Needed by DQS.
+ *  - scales (optional, DQS): 3 floats per joint, per-axis scale applied in
+ *    bind space before the rigid transform (see skin_matrix_to_dual_quat).
+ * Unused pointers may be NULL.
+ */
+typedef struct skin_palette {
+    uint32_t joint_count;
+    const float *matrices;
+    const float *normal_matrices;
+    const float *dual_quats;
+    const float *scales;
+} skin_palette;
+
+typedef enum skin_method {
+    /** Linear blend: M = sum w_i M_i; p' = M (p,1); n' = R n; t' = R t. */
+    SKIN_LBS = 1,
+    /**
+     * Dual quaternion (Kavan et al., DLB): b = sum s_i w_i dq_i with
+     * s_i = sign(dot(real_i, real_0)), the pivot being influence slot 0;
+     * b is divided by |b.real|.  If |b.real| < 1e-6 (opposite rotations
+     * cancelling, or all weights zero) the pivot joint's own dual quaternion
+     * (slot 0, unblended) is used instead, so the result is deterministic.
+     * Normals and tangents are rotated only.  With per-joint scales, the
+     * blended scale s = sum w_i scale_i multiplies p and t and divides n
+     * before the rigid part.
+     */
+    SKIN_DQS = 2
+} skin_method;
+
+/* ----------------------------------------------------------------- output */
+
+typedef enum skin_layout {
+    /**
+     * Default.  position/normal/tangent point at vertex 0's element of
+     * each attribute; element v starts at base + v * stride bytes.
+     * Positions and normals are 3 floats, tangents 4 (w copied).  One call can
+     * fill an interleaved vertex buffer (same base block, shared stride) or
+     * separate arrays.  Pointers need only float (4-byte) alignment.
+     */
+    SKIN_LAYOUT_STRIDED = 0,
+    /** Planar output: soa[0..9] = px py pz nx ny nz tx ty tz tw streams. */
+    SKIN_LAYOUT_SOA = 1
+} skin_layout;
+
+/** Non-temporal stores for write-combined memory (mapped GPU buffers): every
+ *  output byte of the range is written once, in order, never read back, and
+ *  the stores are fenced before skin_mesh returns. */
+#define SKIN_OUTPUT_STREAMING (1u << 0)
+/** Renormalise skinned normals (and tangent xyz) to unit length; a zero
+ *  vector stays zero. */
+#define SKIN_OUTPUT_NORMALIZE (1u << 1)
+#define SKIN_OUTPUT_ALL_FLAGS (SKIN_OUTPUT_STREAMING | SKIN_OUTPUT_NORMALIZE)
+
+/**
+ * Where skinned vertices go.  Positions are required.  Normals (tangents) are
+ * written when the output's normal (tangent) pointer is set, and then the mesh
+ * must have normals (tangents): otherwise SKIN_ERROR_MISSING_ATTRIBUTE.
+ * Output element v always belongs to vertex v: skinning the range
+ * [first, first+count) writes exactly elements first .. first+count-1 and
+ * nothing else (for the strided layout: exactly the 12/12/16 bytes of each
+ * element, never the bytes between elements).
+ *
+ * bounds (optional): if not NULL, receives the axis-aligned box of the
+ * skinned positions of the range as min x y z, max x y z.  For an empty range
+ * it receives min = +inf, max = -inf.
+ */
+typedef struct skin_output {
+    skin_layout layout;
+    uint32_t flags; /**< SKIN_OUTPUT_* bits */
+    /* SKIN_LAYOUT_STRIDED */
+    float *position;
+    size_t position_stride; /**< bytes, >= 12 */
+    float *normal;
+    size_t normal_stride;   /**< bytes, >= 12 */
+    float *tangent;
+    size_t tangent_stride;  /**< bytes, >= 16 */
+    /* SKIN_LAYOUT_SOA: px py pz [nx ny nz] [tx ty tz tw]; normals (tangents)
+     * are written iff soa[3] (soa[6]) is not NULL, and then the rest of that
+     * attribute's streams must be set too. */
+    float *soa[10];
+    float *bounds;          /**< optional, 6 floats */
+} skin_output;
+
+/* --------------------------------------------------------------- skinning */
+
+/**
+ * Skins vertices [first, first + count) of mesh with palette into out.
+ *
+ * Argument checks are O(1) (data is checked by skin_validate, once).  Returns
+ * SKIN_OK, or an error status with nothing written.  count == 0 is valid and
+ * writes nothing (except bounds).  Reentrant and allocation-free; never starts
+ * threads.  Any number of threads may call it at once on disjoint ranges of
+ * the same output.  For a given ISA, the output of a vertex does not depend
+ * on how the mesh is split into ranges.
+ */
+SKIN_API skin_status skin_mesh(const skin_mesh_desc *mesh, const skin_palette *palette,
+                               skin_method method, const skin_output *out,
+                               size_t first, size_t count);
+
+/**
+ * Skins the whole mesh on `threads` OpenMP threads (threads <= 0: the OpenMP
+ * default).  Work is split into chunks of whole multiples of 64 vertices, so
+ * when each output base is 64-byte aligned no two threads write the same
+ * cache line.  The result is bit-identical to one skin_mesh call over the
+ * whole mesh.  Built without OpenMP, it runs serially.  Do not call it on many
+ * threads at once unless nested OpenMP parallelism is what you want.
+ */
+SKIN_API skin_status skin_mesh_parallel(const skin_mesh_desc *mesh, const skin_palette *palette,
+                                        skin_method method, const skin_output *out, int threads);
+
+/** True (1) if the library was built with OpenMP, else 0. */
+SKIN_API int skin_has_openmp(void);
+
+/* ------------------------------------------------------------- validation */
+
+typedef struct skin_validation_report {
+    skin_status status; /**< SKIN_OK or what is wrong with the first offender */
+    size_t vertex;      /**< first offending vertex (0 when status is SKIN_OK) */
+    uint32_t slot;      /**< offending influence slot, or attribute index for
+                             SKIN_ERROR_NON_FINITE (0..9 = px..tw) */
+} skin_validation_report;
+
+/**
+ * O(vertex_count) check of the data, meant to run once at load time.  Checks
+ * the descriptor like skin_mesh, then per vertex in order: non-finite
+ * positions/normals/tangents, joints >= joint_count, negative or non-finite
+ * weights, weight sums (f32: |sum - 1| > 1e-3; unorm16/unorm8: the integer sum
+ * must equal exactly 65535/255).  Stops at the first offender.  report may be
+ * NULL.  Returns report->status.
+ */
+SKIN_API skin_status skin_validate(const skin_mesh_desc *mesh, uint32_t joint_count,
+                                   skin_validation_report *report);
+
+/* -------------------------------------------------------- palette helpers */
+
+/**
+ * Local joint transforms to model-space 3x4 matrices.  For each joint j:
+ * local = T(translation[j]) * R(rotation[j]) * S(scale[j]);
+ * model[j] = parents[j] < 0 ? local : model[parents[j]] * local.
+ * translations: 3 floats/joint (NULL = zero), rotations: 4 floats/joint
+ * (unit quaternion xyzw; NULL = identity), scales: 3 floats/joint
+ * (NULL = one).  Joints must be parent-first: parents[j] < j, or negative for
+ * a root; otherwise SKIN_ERROR_INVALID_HIERARCHY and nothing is written.
+ * model_out: 12 floats per joint.
+ */
+SKIN_API skin_status skin_pose_to_matrices(uint32_t joint_count, const int32_t *parents,
+                                           const float *translations, const float *rotations,
+                                           const float *scales, float *model_out);
+
+/**
+ * Skinning matrices: out[j] = model[j] * inverse_bind[j] (all 3x4, 12 floats
+ * per joint).  out may alias model but not inverse_bind.
+ */
+SKIN_API skin_status skin_apply_inverse_bind(uint32_t joint_count, const float *model,
+                                             const float *inverse_bind, float *out);
+
+/** Bits reported by skin_matrix_to_dual_quat for transforms that a rigid
+ *  dual quaternion cannot represent exactly. */
+#define SKIN_NONRIGID_SCALE (1u << 0)  /**< scale not 1 (uniform or not) */
+#define SKIN_NONRIGID_NONUNIFORM (1u << 1) /**< per-axis scales differ */
+#define SKIN_NONRIGID_SHEAR (1u << 2)  /**< axes not orthogonal */
+#define SKIN_NONRIGID_MIRROR (1u << 3) /**< negative determinant */
+#define SKIN_NONRIGID_DEGENERATE (1u << 4) /**< an axis has (near) zero length */
+
+/**
+ * One 3x4 matrix to a unit dual quaternion (8 floats) plus per-axis scale
+ * (3 floats, may be NULL).  The matrix is read as M = [R*S | t]: the scale of
+ * each column is its length, R is extracted from the column-normalised 3x3
+ * with the largest-diagonal branch (robust near 180 degrees), and
+ * dual = 0.5 * (t, 0) * real.  The real part's w is made non-negative.
+ * Returns SKIN_NONRIGID_* bits describing what the dual quaternion (with the
+ * scale, if requested) leaves out; 0 for a rigid matrix.  Tolerance 1e-4.
+ * A mirrored matrix has its x scale negated to recover a rotation.
+ */
+SKIN_API uint32_t skin_matrix_to_dual_quat(const float matrix[12], float dq[8], float scale[3]);
+
+/**
+ * Palette form: converts joint_count matrices (12 floats each) into
+ * dual_quats (8 floats each) and, if scales is not NULL, scales (3 floats
+ * each).  *nonrigid_count (may be NULL) receives the number of joints whose
+ * transform the output cannot represent: any SKIN_NONRIGID_* bit, except that
+ * SCALE, NONUNIFORM and MIRROR are representable when scales are returned
+ * (a mirror becomes a negative x scale).
+ */
+SKIN_API skin_status skin_matrices_to_dual_quats(uint32_t joint_count, const float *matrices,
+                                                 float *dual_quats, float *scales,
+                                                 uint32_t *nonrigid_count);
+
+/** Dual quaternion (+ optional per-axis scale, NULL = 1) to a 3x4 matrix
+ *  M = [R*diag(scale) | t].  The real part need not be unit length: it is
+ *  normalised first. */
+SKIN_API void skin_dual_quat_to_matrix(const float dq[8], const float scale[3], float matrix[12]);
+
+/**
+ * Load-time weight normalisation of float weights in place: each vertex's
+ * weights over influence_count slots are divided by their sum; a vertex whose
+ * sum is zero (or not finite) gets weight 1 on slot 0 and 0 elsewhere.
+ * Negative weights are set to zero first.
+ */
+SKIN_API skin_status skin_normalize_weights(size_t vertex_count, uint32_t influence_count,
+                                            float *const *weights);
+
+/**
+ * Converts glTF-style interleaved influences into planar slots, normalised.
+ * set_count (1 or 2) sets of JOINTS_n (4 joints per vertex, in_joint_format)
+ * and WEIGHTS_n (4 floats per vertex) become 4 * set_count planar slots:
+ * joints_out[s] (out_joint_format) and weights_out[s] (out_weight_format),
+ * each of vertex_count entries.  Weights are normalised to sum to one; unorm
+ * outputs are rounded so that the integer sum is exactly 65535 (255), the
+ * rounding remainder going to the largest weight.  A u16 joint that does not
+ * fit a u8 output returns SKIN_ERROR_INVALID_FORMAT (nothing is written past
+ * the vertex before it).
+ */
+SKIN_API skin_status skin_deinterleave_influences(size_t vertex_count, uint32_t set_count,
+                                                  skin_joint_format in_joint_format,
+                                                  const void *const *joint_sets,
+                                                  const float *const *weight_sets,
+                                                  skin_joint_format out_joint_format,
+                                                  skin_weight_format out_weight_format,
+                                                  void *const *joints_out,
+                                                  void *const *weights_out);
+
+/* -------------------------------------------------------------------- ISA */
+
+typedef enum skin_isa {
+    SKIN_ISA_AUTO = 0,  /**< the best the CPU supports */
+    SKIN_ISA_SCALAR = 1,/**< the plain C reference kernels */
+    SKIN_ISA_SSE2 = 2,
+    SKIN_ISA_AVX2 = 3,  /**< AVX2 + FMA */
+    SKIN_ISA_AVX512 = 4,/**< AVX-512 F/VL/BW/DQ */
+    SKIN_ISA_NEON = 5
+} skin_isa;
+
+/**
+ * The kernel set in use.  The first skinning call (or ISA query) picks it
+ * once, thread-safely: the environment variable SKIN_ISA
+ * (scalar|sse2|avx2|avx512|neon) if set and supported, else the best one.
+ */
+SKIN_API skin_isa skin_get_isa(void);
+/** Lower-case name of an ISA ("scalar", "avx512", ...); "unknown" otherwise. */
+SKIN_API const char *skin_isa_name(skin_isa isa);
+/** 1 if this build contains the ISA's kernels and the CPU can run them. */
+SKIN_API int skin_isa_supported(skin_isa isa);
+/**
+ * Forces a kernel set for all later calls (SKIN_ISA_AUTO: the best).
+ * SKIN_ERROR_UNSUPPORTED if skin_isa_supported(isa) is 0.  Not meant to be
+ * called while other threads are skinning (they may use either set).
+ */
+SKIN_API skin_status skin_set_isa(skin_isa isa);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SKIN_SKIN_H */

@@ -1,0 +1,94 @@
+/* Run-time kernel selection: CPU features are read once; SKIN_ISA or
+ * skin_set_isa() can force a kernel set the CPU supports. */
+#include "skin_internal.h"
+
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const isa_names[] = {"auto", "scalar", "sse2", "avx2", "avx512", "neon"};
+#define ISA_COUNT ((int)(sizeof isa_names / sizeof isa_names[0]))
+
+const char *skin_isa_name(skin_isa isa)
+{
+    return (int)isa >= 0 && (int)isa < ISA_COUNT ? isa_names[isa] : "unknown";
+}
+
+static skin_kernel_fn kernel_for(skin_isa isa)
+{
+    switch (isa) {
+    case SKIN_ISA_SCALAR: return skin_kernel_scalar;
+#if defined(SKIN_HAVE_X86_KERNELS)
+    case SKIN_ISA_SSE2: return skin_kernel_sse2;
+    case SKIN_ISA_AVX2: return skin_kernel_avx2;
+    case SKIN_ISA_AVX512: return skin_kernel_avx512;
+#endif
+#if defined(SKIN_HAVE_NEON_KERNELS)
+    case SKIN_ISA_NEON: return skin_kernel_neon;
+#endif
+    default: return NULL;
+    }
+}
+
+static int cpu_has(skin_isa isa)
+{
+    switch (isa) {
+    case SKIN_ISA_SCALAR: return 1;
+#if defined(SKIN_HAVE_X86_KERNELS)
+    case SKIN_ISA_SSE2: return __builtin_cpu_supports("sse2");
+    case SKIN_ISA_AVX2:
+        return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    case SKIN_ISA_AVX512:
+        return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
+               __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq");
+#endif
+#if defined(SKIN_HAVE_NEON_KERNELS)
+    case SKIN_ISA_NEON: return 1; /* Advanced SIMD is mandatory on aarch64 */
+#endif
+    default: return 0;
+    }
+}
+
+int skin_isa_supported(skin_isa isa) { return kernel_for(isa) != NULL && cpu_has(isa); }
+
+static skin_isa best_isa(void)
+{
+    for (int isa = ISA_COUNT - 1; isa > SKIN_ISA_SCALAR; --isa)
+        if (skin_isa_supported((skin_isa)isa)) return (skin_isa)isa;
+    return SKIN_ISA_SCALAR;
+}
+
+/* SKIN_ISA_AUTO (0) means "not chosen yet".  Concurrent first calls all
+ * compute the same answer, so a plain atomic store is enough. */
+static _Atomic int current_isa = SKIN_ISA_AUTO;
+
+static skin_isa initial_isa(void)
+{
+    const char *env = getenv("SKIN_ISA");
+    if (env) {
+        for (int isa = SKIN_ISA_SCALAR; isa < ISA_COUNT; ++isa)
+            if (strcmp(env, isa_names[isa]) == 0 && skin_isa_supported((skin_isa)isa))
+                return (skin_isa)isa;
+    }
+    return best_isa();
+}
+
+skin_isa skin_get_isa(void)
+{
+    int isa = atomic_load_explicit(&current_isa, memory_order_acquire);
+    if (isa == SKIN_ISA_AUTO) {
+        isa = initial_isa();
+        atomic_store_explicit(&current_isa, isa, memory_order_release);
+    }
+    return (skin_isa)isa;
+}
+
+skin_status skin_set_isa(skin_isa isa)
+{
+    if (isa == SKIN_ISA_AUTO) isa = best_isa();
+    if (!skin_isa_supported(isa)) return SKIN_ERROR_UNSUPPORTED;
+    atomic_store_explicit(&current_isa, isa, memory_order_release);
+    return SKIN_OK;
+}
+
+skin_kernel_fn skin_current_kernel(void) { return kernel_for(skin_get_isa()); }

@@ -1,0 +1,142 @@
+/* The scalar reference kernels: the oracle every SIMD kernel is tested
+ * against.  Written for clarity, one vertex at a time, in double precision. */
+#include "skin_internal.h"
+
+#include <math.h>
+#include <string.h>
+
+typedef struct vec3 { double x, y, z; } vec3;
+
+static vec3 cross(vec3 a, vec3 b)
+{
+    return (vec3){a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
+}
+
+static vec3 add(vec3 a, vec3 b) { return (vec3){a.x + b.x, a.y + b.y, a.z + b.z}; }
+static vec3 scale(vec3 a, double s) { return (vec3){a.x * s, a.y * s, a.z * s}; }
+static vec3 mul(vec3 a, vec3 b) { return (vec3){a.x * b.x, a.y * b.y, a.z * b.z}; }
+
+static vec3 normalized(vec3 a)
+{
+    double len = sqrt(a.x * a.x + a.y * a.y + a.z * a.z);
+    return len > 0.0 ? scale(a, 1.0 / len) : a;
+}
+
+/* Rows of a 3x3 (stride 3) or the 3x3 part of a 3x4 (stride 4). */
+static vec3 apply3(const double *m, int row_stride, vec3 v)
+{
+    const double *r0 = m, *r1 = m + row_stride, *r2 = m + 2 * row_stride;
+    return (vec3){r0[0] * v.x + r0[1] * v.y + r0[2] * v.z, r1[0] * v.x + r1[1] * v.y + r1[2] * v.z,
+                  r2[0] * v.x + r2[1] * v.y + r2[2] * v.z};
+}
+
+typedef struct vertex {
+    vec3 p, n, t;
+    double tw;
+} vertex;
+
+static uint32_t clamped_joint(const skin_job *job, uint32_t i, size_t v)
+{
+    uint32_t j = skin_joint_at(job->mesh, i, v);
+    return j > job->joint_max ? job->joint_max : j;
+}
+
+static void lbs(const skin_job *job, size_t v, vertex *x)
+{
+    const skin_palette *pal = job->palette;
+    double m[12] = {0}, nm[9] = {0};
+    for (uint32_t i = 0; i < job->mesh->influence_count; ++i) {
+        uint32_t j = clamped_joint(job, i, v);
+        double w = skin_weight_at(job->mesh, i, v);
+        for (int e = 0; e < 12; ++e) m[e] += w * pal->matrices[12 * j + e];
+        if (pal->normal_matrices)
+            for (int e = 0; e < 9; ++e) nm[e] += w * pal->normal_matrices[9 * j + e];
+    }
+    x->p = add(apply3(m, 4, x->p), (vec3){m[3], m[7], m[11]});
+    const double *r = pal->normal_matrices ? nm : m;
+    int stride = pal->normal_matrices ? 3 : 4;
+    x->n = apply3(r, stride, x->n);
+    x->t = apply3(r, stride, x->t);
+}
+
+static void load_dq(const float *f, double q[8])
+{
+    for (int e = 0; e < 8; ++e) q[e] = f[e];
+}
+
+static void dqs(const skin_job *job, size_t v, vertex *x)
+{
+    const skin_palette *pal = job->palette;
+    double pivot[8], b[8] = {0};
+    vec3 s = {0, 0, 0};
+    load_dq(pal->dual_quats + 8 * clamped_joint(job, 0, v), pivot);
+    for (uint32_t i = 0; i < job->mesh->influence_count; ++i) {
+        uint32_t j = clamped_joint(job, i, v);
+        double w = skin_weight_at(job->mesh, i, v), q[8];
+        load_dq(pal->dual_quats + 8 * j, q);
+        double d = q[0] * pivot[0] + q[1] * pivot[1] + q[2] * pivot[2] + q[3] * pivot[3];
+        double sw = d < 0.0 ? -w : w;
+        for (int e = 0; e < 8; ++e) b[e] += sw * q[e];
+        if (pal->scales) {
+            const float *sc = pal->scales + 3 * j;
+            s = add(s, scale((vec3){sc[0], sc[1], sc[2]}, w));
+        }
+    }
+    double norm = sqrt(b[0] * b[0] + b[1] * b[1] + b[2] * b[2] + b[3] * b[3]);
+    if (norm < SKIN_DQS_MIN_NORM) {
+        memcpy(b, pivot, sizeof b);
+        norm = sqrt(b[0] * b[0] + b[1] * b[1] + b[2] * b[2] + b[3] * b[3]);
+    }
+    for (int e = 0; e < 8; ++e) b[e] /= norm;
+
+    if (pal->scales) {
+        x->p = mul(x->p, s);
+        x->t = mul(x->t, s);
+        x->n = mul(x->n, (vec3){1.0 / s.x, 1.0 / s.y, 1.0 / s.z});
+    }
+    vec3 r = {b[0], b[1], b[2]}, d = {b[4], b[5], b[6]};
+    double rw = b[3], dw = b[7];
+    /* v' = v + 2 r x (r x v + rw v);  translation = 2 (rw d - dw r + r x d) */
+    vec3 *vs[3] = {&x->p, &x->n, &x->t};
+    for (int k = 0; k < 3; ++k) {
+        vec3 u = *vs[k];
+        *vs[k] = add(u, scale(cross(r, add(cross(r, u), scale(u, rw))), 2.0));
+    }
+    vec3 tr = scale(add(add(scale(d, rw), scale(r, -dw)), cross(r, d)), 2.0);
+    x->p = add(x->p, tr);
+}
+
+static void put(const skin_job *job, int c, size_t v, double value)
+{
+    float f = (float)value;
+    memcpy(job->dst[c] + v * job->dst_stride[c], &f, sizeof f);
+}
+
+void skin_kernel_scalar(const skin_job *job)
+{
+    const skin_mesh_desc *m = job->mesh;
+    for (size_t v = job->first; v < job->first + job->count; ++v) {
+        vertex x = {{m->px[v], m->py[v], m->pz[v]}, {0, 0, 0}, {0, 0, 0}, 0};
+        if (job->normals) x.n = (vec3){m->nx[v], m->ny[v], m->nz[v]};
+        if (job->tangents) x.t = (vec3){m->tx[v], m->ty[v], m->tz[v]}, x.tw = m->tw[v];
+        if (job->method == SKIN_LBS)
+            lbs(job, v, &x);
+        else
+            dqs(job, v, &x);
+        if (job->normalize) x.n = normalized(x.n), x.t = normalized(x.t);
+
+        double out[SKIN_COMPONENTS] = {x.p.x, x.p.y, x.p.z, x.n.x, x.n.y,
+                                       x.n.z, x.t.x, x.t.y, x.t.z, x.tw};
+        for (int c = 0; c < SKIN_COMPONENTS; ++c) {
+            int used = c < 3 || (c < 6 ? job->normals : job->tangents);
+            if (used) put(job, c, v, out[c]);
+        }
+        if (job->bounds) {
+            for (int c = 0; c < 3; ++c) {
+                float f = (float)out[c];
+                if (f < job->bounds[c]) job->bounds[c] = f;
+                if (f > job->bounds[3 + c]) job->bounds[3 + c] = f;
+            }
+        }
+    }
+}
