@@ -1,0 +1,51 @@
+/* Test and benchmark rigs: seeded random meshes and a twisted-cylinder
+ * "candy wrapper", with their influence streams and palettes. */
+#ifndef SKIN_TEST_RIG_H
+#define SKIN_TEST_RIG_H
+
+#include "skin/skin.h"
+
+typedef struct rig {
+    skin_mesh_desc mesh;    /* points into the arrays below */
+    skin_palette palette;   /* matrices, dual_quats (and scales if asked) */
+    float *streams[10];     /* px py pz nx ny nz tx ty tz tw */
+    void *joints[SKIN_MAX_INFLUENCES];
+    void *weights[SKIN_MAX_INFLUENCES];
+    float *matrices, *dual_quats, *scales;
+    uint64_t seed;
+} rig;
+
+typedef struct rig_options {
+    size_t vertex_count;
+    uint32_t joint_count;      /* 1..65536 */
+    uint32_t influence_count;  /* 1..8 */
+    skin_joint_format joint_format;
+    skin_weight_format weight_format;
+    int with_scales;           /* also fill palette.scales (random, 0.5..1.5) */
+    uint64_t seed;
+} rig_options;
+
+/* Random positions in [-1,1]^3, unit normals/tangents, tw = +-1, random
+ * joints and weights normalised to sum to one (unorm sums exact), and a
+ * random rigid palette (rig_random_pose).  Returns 0, or -1 if out of memory. */
+int rig_random(rig *r, const rig_options *o);
+
+/* A cylinder along x (radius 0.5, length 4) bound to a chain of joint_count
+ * joints along its axis, weights falling off with distance to each joint
+ * (influence_count nearest), normals radial, tangents along the axis.
+ * rig_candy_pose(r, angle) then twists the last joint by `angle` radians
+ * about x, the others in proportion: LBS collapses, DQS keeps volume. */
+int rig_candy_wrapper(rig *r, const rig_options *o);
+void rig_candy_pose(rig *r, float angle);
+
+/* New random rigid palette (rotation, translation in [-2,2]^3) from seed;
+ * matrices and dual quaternions describe the same transforms. */
+void rig_random_pose(rig *r, uint64_t seed);
+
+void rig_free(rig *r);
+
+/* Small deterministic generator (splitmix64). */
+uint64_t rig_next(uint64_t *state);
+float rig_uniform(uint64_t *state, float lo, float hi);
+
+#endif
