@@ -1,7 +1,34 @@
-# skin_add_kernels(target): compiles simd/kernels.c once per ISA of the target
-# architecture, each with its own flags, into `target`.
+# skin_add_kernels(target): compiles simd/kernel.c once per ISA of the target
+# architecture, each with its own flags and lane width, into `target`.
+function(skin_add_kernel target isa width)
+  add_library(skin_kernel_${isa} OBJECT ${PROJECT_SOURCE_DIR}/simd/kernel.c)
+  target_compile_definitions(skin_kernel_${isa} PRIVATE
+    SKIN_W=${width} SKIN_KERNEL_NAME=skin_kernel_${isa})
+  target_compile_options(skin_kernel_${isa} PRIVATE ${ARGN})
+  target_include_directories(skin_kernel_${isa} PRIVATE
+    ${PROJECT_SOURCE_DIR}/include ${PROJECT_SOURCE_DIR}/src ${SIMDE_INCLUDE_DIR})
+  target_link_libraries(skin_kernel_${isa} PRIVATE skin_warnings)
+  target_sources(${target} PRIVATE $<TARGET_OBJECTS:skin_kernel_${isa}>)
+endfunction()
+
 function(skin_add_kernels target)
   if(NOT SKIN_SIMD)
     return()
+  endif()
+  find_path(SIMDE_INCLUDE_DIR simde/x86/avx512.h)
+  if(NOT SIMDE_INCLUDE_DIR)
+    message(WARNING "SIMDe not found (Debian: libsimde-dev): only the scalar kernels are built")
+    return()
+  endif()
+  if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
+    skin_add_kernel(${target} sse2 4 -msse2)
+    skin_add_kernel(${target} avx2 8 -mavx2 -mfma)
+    skin_add_kernel(${target} avx512 16 -mavx512f -mavx512vl -mavx512bw -mavx512dq -mavx2 -mfma)
+    target_compile_definitions(${target} PRIVATE SKIN_HAVE_X86_KERNELS)
+  elseif(CMAKE_SYSTEM_PROCESSOR MATCHES "^(aarch64|arm64|ARM64)$")
+    skin_add_kernel(${target} neon 4)
+    target_compile_definitions(${target} PRIVATE SKIN_HAVE_NEON_KERNELS)
+  else()
+    message(STATUS "No SIMD kernels for ${CMAKE_SYSTEM_PROCESSOR}: scalar only")
   endif()
 endfunction()

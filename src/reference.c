@@ -83,9 +83,13 @@ static void dqs(const skin_job *job, size_t v, vertex *x)
         }
     }
     double norm = sqrt(b[0] * b[0] + b[1] * b[1] + b[2] * b[2] + b[3] * b[3]);
-    if (norm < SKIN_DQS_MIN_NORM) {
+    if (norm < SKIN_DQS_MIN_NORM) { /* the pivot joint's own transform */
         memcpy(b, pivot, sizeof b);
         norm = sqrt(b[0] * b[0] + b[1] * b[1] + b[2] * b[2] + b[3] * b[3]);
+        if (pal->scales) {
+            const float *sc = pal->scales + 3 * clamped_joint(job, 0, v);
+            s = (vec3){sc[0], sc[1], sc[2]};
+        }
     }
     for (int e = 0; e < 8; ++e) b[e] /= norm;
 

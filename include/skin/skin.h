@@ -147,8 +147,9 @@ typedef enum skin_method {
      * Dual quaternion (Kavan et al., DLB): b = sum s_i w_i dq_i with
      * s_i = sign(dot(real_i, real_0)), the pivot being influence slot 0;
      * b is divided by |b.real|.  If |b.real| < 1e-6 (opposite rotations
-     * cancelling, or all weights zero) the pivot joint's own dual quaternion
-     * (slot 0, unblended) is used instead, so the result is deterministic.
+     * cancelling, or all weights zero) the pivot joint's own transform (its
+     * dual quaternion and scale, unblended) is used instead, so the result
+     * is deterministic.
      * Normals and tangents are rotated only.  With per-joint scales, the
      * blended scale s = sum w_i scale_i multiplies p and t and divides n
      * before the rigid part.

@@ -1,0 +1,493 @@
+/* The SIMD kernels: written once, compiled once per ISA with SKIN_W lanes
+ * (see vec.h) into SKIN_KERNEL_NAME.  Each lane is one vertex; no operation
+ * mixes lanes, so a vertex's result does not depend on its block.  Blocks
+ * start at multiples of W (absolute vertex index); the partial blocks at the
+ * ends of a range go through the same block code on a padded scratch copy. */
+#include "skin_internal.h"
+#include "vec.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#define W SKIN_W
+
+/* ---------------------------------------------------------- palette fetch */
+
+/* A palette array of `stride` floats per joint.  For W == 16 and palettes of
+ * at most 64 joints, per-component tables are looked up with in-register
+ * permutes (1, 2 or 4 registers per component); otherwise each lane's
+ * 4-float row is loaded and the rows transposed. */
+typedef struct source {
+    const float *base;
+    uint32_t stride;
+#if W == 16
+    int regs;           /* 0: rows; else table registers per component */
+    const float *table; /* 64 floats per component */
+#endif
+} source;
+
+#if W == 16
+static inline vf table_fetch(const source *s, vi j, int e)
+{
+    const float *t = s->table + 64 * e;
+    if (s->regs == 1) return simde_mm512_permutexvar_ps(j, simde_mm512_load_ps(t));
+    vf lo = simde_mm512_permutex2var_ps(simde_mm512_load_ps(t), j, simde_mm512_load_ps(t + 16));
+    if (s->regs == 2) return lo;
+    vf hi = simde_mm512_permutex2var_ps(simde_mm512_load_ps(t + 32), j, simde_mm512_load_ps(t + 48));
+    return simde_mm512_mask_blend_ps(simde_mm512_test_epi32_mask(j, simde_mm512_set1_epi32(32)), lo, hi);
+}
+#define TABLE(s) ((s)->regs != 0)
+#else
+#define TABLE(s) 0
+static inline vf table_fetch(const source *s, vi j, int e)
+{
+    (void)s, (void)j, (void)e;
+    return v_zero();
+}
+#endif
+
+/* Components 4*row .. 4*row+3 of every lane's joint. */
+static inline void fetch4(const source *s, vi j, const int32_t *jl, int row, vf out[4])
+{
+    if (TABLE(s)) {
+        for (int q = 0; q < 4; ++q) out[q] = table_fetch(s, j, 4 * row + q);
+        return;
+    }
+    const float *r[W];
+    for (int l = 0; l < W; ++l) r[l] = s->base + (size_t)jl[l] * s->stride + 4 * row;
+    vf a = v_rows(r, 0), b = v_rows(r, 1), c = v_rows(r, 2), d = v_rows(r, 3);
+    v_transpose4(&a, &b, &c, &d);
+    out[0] = a, out[1] = b, out[2] = c, out[3] = d;
+}
+
+/* One component: for arrays whose rows are not 4-float aligned (3x3 normal
+ * matrices' last element, scales), where a 4-float load could pass the end. */
+static inline vf fetch1(const source *s, vi j, const int32_t *jl, int e)
+{
+    if (TABLE(s)) return table_fetch(s, j, e);
+    float tmp[W];
+    for (int l = 0; l < W; ++l) tmp[l] = s->base[(size_t)jl[l] * s->stride + e];
+    return v_loadu(tmp);
+}
+
+/* ----------------------------------------------------------------- blocks */
+
+/* Input streams, so that the main path and the scratch copy look alike. */
+typedef struct inputs {
+    const float *a[SKIN_COMPONENTS];
+    const void *joints[SKIN_MAX_INFLUENCES];
+    const void *weights[SKIN_MAX_INFLUENCES];
+} inputs;
+
+typedef struct kctx {
+    const skin_job *job;
+    uint32_t k;
+    vi jmax;
+    int rows;               /* some source fetches by rows: keep lane joints */
+    source mat, nmat, dq, sc;
+} kctx;
+
+typedef struct influences {
+    vi j[SKIN_MAX_INFLUENCES];
+    vf w[SKIN_MAX_INFLUENCES];
+    int32_t jl[SKIN_MAX_INFLUENCES][W];
+} influences;
+
+static inline void load_influences(const kctx *c, const inputs *in, size_t v, influences *f)
+{
+    const skin_mesh_desc *m = c->job->mesh;
+    for (uint32_t i = 0; i < c->k; ++i) {
+        vi j = m->joint_format == SKIN_JOINT_U8 ? v_load_u8((const uint8_t *)in->joints[i] + v)
+                                                : v_load_u16((const uint16_t *)in->joints[i] + v);
+        f->j[i] = v_min_i32(j, c->jmax);
+        if (c->rows) v_store_i32(f->jl[i], f->j[i]);
+        switch (m->weight_format) {
+        case SKIN_WEIGHT_UNORM16:
+            f->w[i] = v_mul(v_from_u32(v_load_u16((const uint16_t *)in->weights[i] + v)),
+                            v_set1(1.0f / 65535.0f));
+            break;
+        case SKIN_WEIGHT_UNORM8:
+            f->w[i] = v_mul(v_from_u32(v_load_u8((const uint8_t *)in->weights[i] + v)),
+                            v_set1(1.0f / 255.0f));
+            break;
+        default: f->w[i] = v_loadu((const float *)in->weights[i] + v);
+        }
+    }
+}
+
+/* r * (x, y, z) for a row-major 3x3 held as r[0], r[1], r[2], r[rs], ... */
+static inline void mat3(const vf *r, int rs, vf *x, vf *y, vf *z)
+{
+    vf a = *x, b = *y, c = *z;
+    *x = v_fmadd(r[0], a, v_fmadd(r[1], b, v_mul(r[2], c)));
+    *y = v_fmadd(r[rs], a, v_fmadd(r[rs + 1], b, v_mul(r[rs + 2], c)));
+    *z = v_fmadd(r[2 * rs], a, v_fmadd(r[2 * rs + 1], b, v_mul(r[2 * rs + 2], c)));
+}
+
+static inline void lbs(const kctx *c, const influences *f, vf *o)
+{
+    vf m[12], nm[9];
+    for (int e = 0; e < 12; ++e) m[e] = v_zero();
+    const int use_nm = c->nmat.base != NULL;
+    for (int e = 0; e < 9; ++e) nm[e] = v_zero();
+    for (uint32_t i = 0; i < c->k; ++i) {
+        for (int row = 0; row < 3; ++row) {
+            vf r[4];
+            fetch4(&c->mat, f->j[i], f->jl[i], row, r);
+            for (int q = 0; q < 4; ++q) m[4 * row + q] = v_fmadd(f->w[i], r[q], m[4 * row + q]);
+        }
+        if (use_nm) {
+            vf r[8];
+            fetch4(&c->nmat, f->j[i], f->jl[i], 0, r);
+            fetch4(&c->nmat, f->j[i], f->jl[i], 1, r + 4);
+            for (int e = 0; e < 8; ++e) nm[e] = v_fmadd(f->w[i], r[e], nm[e]);
+            nm[8] = v_fmadd(f->w[i], fetch1(&c->nmat, f->j[i], f->jl[i], 8), nm[8]);
+        }
+    }
+    vf x = o[0], y = o[1], z = o[2];
+    o[0] = v_fmadd(m[0], x, v_fmadd(m[1], y, v_fmadd(m[2], z, m[3])));
+    o[1] = v_fmadd(m[4], x, v_fmadd(m[5], y, v_fmadd(m[6], z, m[7])));
+    o[2] = v_fmadd(m[8], x, v_fmadd(m[9], y, v_fmadd(m[10], z, m[11])));
+    const vf *r = use_nm ? nm : m;
+    const int rs = use_nm ? 3 : 4;
+    if (c->job->normals) mat3(r, rs, &o[3], &o[4], &o[5]);
+    if (c->job->tangents) mat3(r, rs, &o[6], &o[7], &o[8]);
+}
+
+static inline vf cross_x(vf ay, vf az, vf by, vf bz) { return v_sub(v_mul(ay, bz), v_mul(az, by)); }
+
+/* v + 2 r x (r x v + rw v) */
+static inline void rotate(const vf *b, vf *x, vf *y, vf *z)
+{
+    vf ux = v_fmadd(b[3], *x, cross_x(b[1], b[2], *y, *z));
+    vf uy = v_fmadd(b[3], *y, cross_x(b[2], b[0], *z, *x));
+    vf uz = v_fmadd(b[3], *z, cross_x(b[0], b[1], *x, *y));
+    const vf two = v_set1(2.0f);
+    vf cx = cross_x(b[1], b[2], uy, uz), cy = cross_x(b[2], b[0], uz, ux), cz = cross_x(b[0], b[1], ux, uy);
+    *x = v_fmadd(two, cx, *x);
+    *y = v_fmadd(two, cy, *y);
+    *z = v_fmadd(two, cz, *z);
+}
+
+static inline vf dot4(const vf *a, const vf *b)
+{
+    return v_fmadd(a[0], b[0], v_fmadd(a[1], b[1], v_fmadd(a[2], b[2], v_mul(a[3], b[3]))));
+}
+
+static inline void dqs(const kctx *c, const influences *f, vf *o)
+{
+    vf b[8], pivot[8], s[3], pivot_s[3];
+    for (int e = 0; e < 8; ++e) b[e] = v_zero();
+    for (int e = 0; e < 3; ++e) s[e] = v_zero();
+    const int use_sc = c->sc.base != NULL;
+    for (uint32_t i = 0; i < c->k; ++i) {
+        vf q[8];
+        fetch4(&c->dq, f->j[i], f->jl[i], 0, q);
+        fetch4(&c->dq, f->j[i], f->jl[i], 1, q + 4);
+        if (i == 0)
+            for (int e = 0; e < 8; ++e) pivot[e] = q[e];
+        /* antipodality: flip the weight where the real part points away
+         * from the pivot's (slot 0) */
+        vf w = v_neg_if(v_lt(dot4(q, pivot), v_zero()), f->w[i]);
+        for (int e = 0; e < 8; ++e) b[e] = v_fmadd(w, q[e], b[e]);
+        if (use_sc)
+            for (int e = 0; e < 3; ++e) {
+                vf se = fetch1(&c->sc, f->j[i], f->jl[i], e);
+                if (i == 0) pivot_s[e] = se;
+                s[e] = v_fmadd(f->w[i], se, s[e]);
+            }
+    }
+    vf n2 = dot4(b, b);
+    vm small = v_lt(n2, v_set1(SKIN_DQS_MIN_NORM * SKIN_DQS_MIN_NORM));
+    for (int e = 0; e < 8; ++e) b[e] = v_select(small, pivot[e], b[e]);
+    n2 = v_select(small, dot4(pivot, pivot), n2);
+    if (use_sc)
+        for (int e = 0; e < 3; ++e) s[e] = v_select(small, pivot_s[e], s[e]);
+    vf inv = v_div(v_set1(1.0f), v_sqrt(n2));
+    for (int e = 0; e < 8; ++e) b[e] = v_mul(b[e], inv);
+
+    if (use_sc) {
+        for (int e = 0; e < 3; ++e) {
+            o[e] = v_mul(o[e], s[e]);
+            o[6 + e] = v_mul(o[6 + e], s[e]);
+            o[3 + e] = v_div(o[3 + e], s[e]);
+        }
+    }
+    rotate(b, &o[0], &o[1], &o[2]);
+    if (c->job->normals) rotate(b, &o[3], &o[4], &o[5]);
+    if (c->job->tangents) rotate(b, &o[6], &o[7], &o[8]);
+    /* translation 2 (rw d - dw r + r x d) */
+    const vf two = v_set1(2.0f);
+    vf tx = v_add(v_sub(v_mul(b[3], b[4]), v_mul(b[7], b[0])), cross_x(b[1], b[2], b[5], b[6]));
+    vf ty = v_add(v_sub(v_mul(b[3], b[5]), v_mul(b[7], b[1])), cross_x(b[2], b[0], b[6], b[4]));
+    vf tz = v_add(v_sub(v_mul(b[3], b[6]), v_mul(b[7], b[2])), cross_x(b[0], b[1], b[4], b[5]));
+    o[0] = v_fmadd(two, tx, o[0]);
+    o[1] = v_fmadd(two, ty, o[1]);
+    o[2] = v_fmadd(two, tz, o[2]);
+}
+
+static inline void normalize3(vf *x, vf *y, vf *z)
+{
+    vf len2 = v_fmadd(*x, *x, v_fmadd(*y, *y, v_mul(*z, *z)));
+    vm zero = v_lt(len2, v_set1(1e-38f)); /* zero (or denormal) stays as is */
+    vf inv = v_select(zero, v_set1(1.0f), v_div(v_set1(1.0f), v_sqrt(len2)));
+    *x = v_mul(*x, inv), *y = v_mul(*y, inv), *z = v_mul(*z, inv);
+}
+
+/* Skins W vertices starting at index v of `in` into o[0..9]. */
+static inline void skin_block(const kctx *c, const inputs *in, size_t v, vf o[SKIN_COMPONENTS])
+{
+    const skin_job *job = c->job;
+    influences f;
+    load_influences(c, in, v, &f);
+    for (int e = 0; e < SKIN_COMPONENTS; ++e) o[e] = v_zero();
+    for (int e = 0; e < 3; ++e) o[e] = v_loadu(in->a[e] + v);
+    if (job->normals)
+        for (int e = 3; e < 6; ++e) o[e] = v_loadu(in->a[e] + v);
+    if (job->tangents)
+        for (int e = 6; e < 10; ++e) o[e] = v_loadu(in->a[e] + v);
+    if (job->method == SKIN_LBS)
+        lbs(c, &f, o);
+    else
+        dqs(c, &f, o);
+    if (job->normalize) {
+        normalize3(&o[3], &o[4], &o[5]);
+        normalize3(&o[6], &o[7], &o[8]);
+    }
+}
+
+/* ----------------------------------------------------------------- output */
+
+static int component_used(const skin_job *job, int e)
+{
+    return e < 3 || (e < 6 ? job->normals : job->tangents);
+}
+
+/* The interleaved vertex this kernel packs in registers: the first K
+ * components contiguous (position+normal: 6, +tangent: 10), stride 4K. */
+static int packed_components(const skin_job *job)
+{
+    if (job->soa || !job->normals) return 0;
+    const int k = job->tangents ? 10 : 6;
+    for (int e = 0; e < k; ++e)
+        if (job->dst[e] != job->dst[0] + 4 * e || job->dst_stride[e] != (size_t)(4 * k)) return 0;
+    return k;
+}
+
+typedef struct writer {
+    int packed;        /* K from packed_components, or 0 */
+    int aligned;       /* streaming stores possible (aligned bases) */
+    lane_plan plan;
+    vf bmin[3], bmax[3];
+} writer;
+
+/* Components (2q, 2q+1) of W vertices become 64-bit pairs; chunk i of each
+ * 4-vertex group (16 bytes) takes pairs 2i and 2i+1 of the group's 2Q
+ * pairs; the lane step then puts the chunks in memory order. */
+static inline void store_packed(const skin_job *job, const writer *wr, const vf *o, size_t v)
+{
+    const int q_count = wr->packed / 2;
+    vf lo[5], hi[5], chunk[10];
+    for (int q = 0; q < q_count; ++q) {
+        lo[q] = v_unpacklo(o[2 * q], o[2 * q + 1]); /* vertices 4k, 4k+1 */
+        hi[q] = v_unpackhi(o[2 * q], o[2 * q + 1]); /* vertices 4k+2, 4k+3 */
+    }
+    for (int i = 0; i < 2 * q_count; ++i) {
+        int s0 = 2 * i, s1 = 2 * i + 1;
+        int g0 = s0 / q_count, g1 = s1 / q_count; /* vertex within the group */
+        vf a = (g0 < 2 ? lo : hi)[s0 % q_count], b = (g1 < 2 ? lo : hi)[s1 % q_count];
+        /* (odd vertex, even vertex) never occurs: a chunk starting on an odd
+         * vertex's pair would need an odd pair count before it */
+        if (!(g0 & 1) && !(g1 & 1))
+            chunk[i] = v_unpacklo64(a, b);
+        else if ((g0 & 1) && (g1 & 1))
+            chunk[i] = v_unpackhi64(a, b);
+        else
+            chunk[i] = v_blend64(a, b);
+    }
+    float *dst = (float *)(job->dst[0] + v * job->dst_stride[0]);
+    for (int m = 0; m < 2 * q_count; ++m) {
+        vf x = v_lane_gather(&wr->plan, chunk, m);
+        if (job->streaming && wr->aligned)
+            v_stream(dst + m * W, x);
+        else
+            v_storeu(dst + m * W, x);
+    }
+}
+
+static inline void store_block(const skin_job *job, writer *wr, const vf *o, size_t v)
+{
+    if (job->bounds)
+        for (int e = 0; e < 3; ++e) {
+            wr->bmin[e] = v_min(o[e], wr->bmin[e]); /* a NaN lane keeps the bound */
+            wr->bmax[e] = v_max(o[e], wr->bmax[e]);
+        }
+    if (wr->packed) {
+        store_packed(job, wr, o, v);
+    } else if (job->soa) {
+        for (int e = 0; e < SKIN_COMPONENTS; ++e) {
+            if (!component_used(job, e)) continue;
+            float *dst = (float *)job->dst[e] + v;
+            if (job->streaming && wr->aligned)
+                v_stream(dst, o[e]);
+            else
+                v_storeu(dst, o[e]);
+        }
+    } else {
+        float tmp[SKIN_COMPONENTS][W];
+        for (int e = 0; e < SKIN_COMPONENTS; ++e) v_storeu(tmp[e], o[e]);
+        for (int l = 0; l < W; ++l)
+            for (int e = 0; e < SKIN_COMPONENTS; ++e)
+                if (component_used(job, e))
+                    memcpy(job->dst[e] + (v + l) * job->dst_stride[e], &tmp[e][l], sizeof(float));
+    }
+}
+
+/* Lanes [lo, hi) of a block whose first lane is vertex v. */
+static void store_lanes(const skin_job *job, const vf *o, size_t v, int lo, int hi)
+{
+    float tmp[SKIN_COMPONENTS][W];
+    for (int e = 0; e < SKIN_COMPONENTS; ++e) v_storeu(tmp[e], o[e]);
+    for (int l = lo; l < hi; ++l) {
+        for (int e = 0; e < SKIN_COMPONENTS; ++e)
+            if (component_used(job, e))
+                memcpy(job->dst[e] + (v + l) * job->dst_stride[e], &tmp[e][l], sizeof(float));
+        if (job->bounds)
+            for (int e = 0; e < 3; ++e) {
+                if (tmp[e][l] < job->bounds[e]) job->bounds[e] = tmp[e][l];
+                if (tmp[e][l] > job->bounds[3 + e]) job->bounds[3 + e] = tmp[e][l];
+            }
+    }
+}
+
+/* The block starting at vertex v (a multiple of W), of which only lanes
+ * [lo, hi) are in the range: inputs are copied into zero-padded scratch so
+ * the full-width code never reads past the streams. */
+static void skin_partial(const kctx *c, const inputs *in, size_t v, int lo, int hi)
+{
+    const skin_job *job = c->job;
+    const skin_mesh_desc *m = job->mesh;
+    const size_t jsize = m->joint_format == SKIN_JOINT_U8 ? 1 : 2;
+    const size_t wsize = m->weight_format == SKIN_WEIGHT_F32 ? 4 : m->weight_format == SKIN_WEIGHT_UNORM16 ? 2 : 1;
+    float attr[SKIN_COMPONENTS][W];
+    uint16_t joints[SKIN_MAX_INFLUENCES][W];
+    float weights[SKIN_MAX_INFLUENCES][W];
+    inputs scratch = {{0}, {0}, {0}};
+    memset(attr, 0, sizeof attr);
+    memset(joints, 0, sizeof joints);
+    memset(weights, 0, sizeof weights);
+    const size_t n = (size_t)(hi - lo);
+    for (int e = 0; e < SKIN_COMPONENTS; ++e) {
+        if (!component_used(job, e)) continue;
+        memcpy(&attr[e][lo], in->a[e] + v + lo, n * sizeof(float));
+        scratch.a[e] = attr[e];
+    }
+    for (uint32_t i = 0; i < c->k; ++i) {
+        memcpy((char *)joints[i] + lo * jsize, (const char *)in->joints[i] + (v + lo) * jsize, n * jsize);
+        memcpy((char *)weights[i] + lo * wsize, (const char *)in->weights[i] + (v + lo) * wsize, n * wsize);
+        scratch.joints[i] = joints[i];
+        scratch.weights[i] = weights[i];
+    }
+    vf o[SKIN_COMPONENTS];
+    skin_block(c, &scratch, 0, o);
+    store_lanes(job, o, v, lo, hi);
+}
+
+/* ----------------------------------------------------------------- driver */
+
+#if W == 16
+/* Per-component tables for palettes of at most 64 joints.  Built per call;
+ * only worth it when the range is long compared with the palette. */
+static void build_table(source *s, int ncomp, float *table, uint32_t joint_count, size_t count)
+{
+    s->regs = joint_count <= 16 ? 1 : joint_count <= 32 ? 2 : joint_count <= 64 ? 4 : 0;
+    if (count < 4 * (size_t)joint_count) s->regs = 0;
+    if (!s->regs || !s->base) {
+        s->regs = 0;
+        return;
+    }
+    const uint32_t width = 16u * (uint32_t)s->regs;
+    for (int e = 0; e < ncomp; ++e)
+        for (uint32_t j = 0; j < width; ++j)
+            table[64 * e + j] = j < joint_count ? s->base[(size_t)j * s->stride + e] : 0.0f;
+    s->table = table;
+}
+#endif
+
+static int is_aligned(const void *p) { return ((uintptr_t)p % VEC_BYTES) == 0; }
+
+void SKIN_KERNEL_NAME(const skin_job *job)
+{
+    const skin_mesh_desc *m = job->mesh;
+    const skin_palette *pal = job->palette;
+    kctx c;
+    memset(&c, 0, sizeof c);
+    c.job = job;
+    c.k = m->influence_count;
+    c.jmax = v_set1_i32((int32_t)job->joint_max);
+    if (job->method == SKIN_LBS) {
+        c.mat = (source){.base = pal->matrices, .stride = 12};
+        c.nmat = (source){.base = pal->normal_matrices, .stride = 9};
+    } else {
+        c.dq = (source){.base = pal->dual_quats, .stride = 8};
+        c.sc = (source){.base = pal->scales, .stride = 3};
+    }
+#if W == 16
+    SIMDE_ALIGN_TO_64 float tables[12 + 9][64];
+    if (job->method == SKIN_LBS) {
+        build_table(&c.mat, 12, tables[0], pal->joint_count, job->count);
+        build_table(&c.nmat, 9, tables[12], pal->joint_count, job->count);
+    } else {
+        build_table(&c.dq, 8, tables[0], pal->joint_count, job->count);
+        build_table(&c.sc, 3, tables[8], pal->joint_count, job->count);
+    }
+    if (job->method == SKIN_LBS)
+        c.rows = !c.mat.regs || (c.nmat.base && !c.nmat.regs);
+    else
+        c.rows = !c.dq.regs || (c.sc.base && !c.sc.regs);
+#else
+    c.rows = 1;
+#endif
+
+    inputs in = {{m->px, m->py, m->pz, m->nx, m->ny, m->nz, m->tx, m->ty, m->tz, m->tw}, {0}, {0}};
+    for (uint32_t i = 0; i < c.k; ++i) in.joints[i] = m->joints[i], in.weights[i] = m->weights[i];
+
+    writer wr;
+    memset(&wr, 0, sizeof wr);
+    wr.packed = packed_components(job);
+    if (wr.packed) v_lane_plan(&wr.plan, wr.packed);
+    /* Streaming stores need every block's vectors aligned: blocks start at
+     * multiples of W, so aligned bases are enough. */
+    wr.aligned = 1;
+    for (int e = 0; e < (wr.packed ? 1 : SKIN_COMPONENTS); ++e)
+        if (component_used(job, e) && !is_aligned(job->dst[e])) wr.aligned = 0;
+    for (int e = 0; e < 3; ++e) wr.bmin[e] = v_set1(INFINITY), wr.bmax[e] = v_set1(-INFINITY);
+
+    const size_t first = job->first, end = job->first + job->count;
+    size_t v = first - first % W;
+    vf o[SKIN_COMPONENTS];
+    if (v < first || end - v < W) { /* head block */
+        int hi = end - v < W ? (int)(end - v) : W;
+        skin_partial(&c, &in, v, (int)(first - v), hi);
+        v += W;
+    }
+    for (; v + W <= end; v += W) {
+        skin_block(&c, &in, v, o);
+        store_block(job, &wr, o, v);
+    }
+    if (v < end) skin_partial(&c, &in, v, 0, (int)(end - v));
+
+    if (job->streaming) simde_mm_sfence();
+    if (job->bounds) {
+        float lo[3][W], hi[3][W];
+        for (int e = 0; e < 3; ++e) {
+            v_storeu(lo[e], wr.bmin[e]);
+            v_storeu(hi[e], wr.bmax[e]);
+            for (int l = 0; l < W; ++l) {
+                if (lo[e][l] < job->bounds[e]) job->bounds[e] = lo[e][l];
+                if (hi[e][l] > job->bounds[3 + e]) job->bounds[3 + e] = hi[e][l];
+            }
+        }
+    }
+}

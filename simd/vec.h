@@ -1,0 +1,237 @@
+/* The vector layer under simd/kernel.c: SKIN_W lanes of float / int32 on
+ * SIMDe.  Only this file differs between ISAs; the sections for the three
+ * widths sit side by side so they stay comparable.
+ *   SKIN_W == 4:  SSE2 on x86, NEON on aarch64 (SIMDe maps SSE to NEON)
+ *   SKIN_W == 8:  AVX2 + FMA
+ *   SKIN_W == 16: AVX-512 F/VL/BW/DQ
+ * SIMDe 0.7 lacks some AVX-512 operations (512-bit gather, stream, u8/u16
+ * widening, cvtepi32_ps); they are composed here from operations it has. */
+#ifndef SKIN_SIMD_VEC_H
+#define SKIN_SIMD_VEC_H
+
+#include <stdint.h>
+#include <string.h>
+
+#if SKIN_W == 16
+#include <simde/x86/avx512.h>
+typedef simde__m512 vf;
+typedef simde__m512i vi;
+typedef simde__mmask16 vm;
+#define VEC_BYTES 64
+static inline vf v_zero(void) { return simde_mm512_setzero_ps(); }
+static inline vf v_set1(float x) { return simde_mm512_set1_ps(x); }
+static inline vf v_loadu(const float *p) { return simde_mm512_loadu_ps(p); }
+static inline void v_storeu(float *p, vf a) { simde_mm512_storeu_ps(p, a); }
+static inline void v_stream(float *p, vf a) /* p 64-byte aligned */
+{
+    simde_mm256_stream_ps(p, simde_mm512_castps512_ps256(a));
+    simde_mm256_stream_ps(p + 8, simde_mm256_castpd_ps(
+        simde_mm512_extractf64x4_pd(simde_mm512_castps_pd(a), 1)));
+}
+static inline vf v_add(vf a, vf b) { return simde_mm512_add_ps(a, b); }
+static inline vf v_sub(vf a, vf b) { return simde_mm512_sub_ps(a, b); }
+static inline vf v_mul(vf a, vf b) { return simde_mm512_mul_ps(a, b); }
+static inline vf v_fmadd(vf a, vf b, vf c) { return simde_mm512_fmadd_ps(a, b, c); }
+static inline vf v_div(vf a, vf b) { return simde_mm512_div_ps(a, b); }
+static inline vf v_sqrt(vf a) { return simde_mm512_sqrt_ps(a); }
+static inline vf v_min(vf a, vf b) { return simde_mm512_min_ps(a, b); }
+static inline vf v_max(vf a, vf b) { return simde_mm512_max_ps(a, b); }
+static inline vm v_lt(vf a, vf b) { return simde_mm512_cmp_ps_mask(a, b, SIMDE_CMP_LT_OQ); }
+static inline vf v_select(vm m, vf t, vf f) { return simde_mm512_mask_blend_ps(m, f, t); }
+static inline vi v_min_i32(vi a, vi b) { return simde_mm512_min_epi32(a, b); }
+static inline void v_store_i32(int32_t *p, vi a) { simde_mm512_storeu_si512(p, a); }
+static inline vi v_set1_i32(int32_t x) { return simde_mm512_set1_epi32(x); }
+static inline vf v_from_u32(vi a) { return simde_mm512_cvtepu32_ps(a); }
+static inline vi v_load_u16(const uint16_t *p)
+{
+    /* zero-extend: 16-bit element i moves to slot 2i, odd slots zeroed */
+    const vi idx = simde_mm512_set_epi16(0, 15, 0, 14, 0, 13, 0, 12, 0, 11, 0, 10, 0, 9, 0, 8,
+                                         0, 7, 0, 6, 0, 5, 0, 4, 0, 3, 0, 2, 0, 1, 0, 0);
+    vi x = simde_mm512_castsi256_si512(simde_mm256_loadu_si256(p));
+    return simde_mm512_maskz_permutexvar_epi16(0x55555555u, idx, x);
+}
+static inline vi v_load_u8(const uint8_t *p)
+{
+    uint16_t wide[16];
+    simde_mm256_storeu_si256(wide, simde_mm256_cvtepu8_epi16(simde_mm_loadu_si128(p)));
+    return v_load_u16(wide);
+}
+/* Four lanes' 4-float rows -> one vector whose 128-bit lane k holds row 4k+a. */
+static inline vf v_rows(const float *const *r, int a)
+{
+    vf x = simde_mm512_castps128_ps512(simde_mm_loadu_ps(r[a]));
+    x = simde_mm512_insertf32x4(x, simde_mm_loadu_ps(r[4 + a]), 1);
+    x = simde_mm512_insertf32x4(x, simde_mm_loadu_ps(r[8 + a]), 2);
+    return simde_mm512_insertf32x4(x, simde_mm_loadu_ps(r[12 + a]), 3);
+}
+static inline vf v_unpacklo(vf a, vf b) { return simde_mm512_unpacklo_ps(a, b); }
+static inline vf v_unpackhi(vf a, vf b) { return simde_mm512_unpackhi_ps(a, b); }
+static inline vf v_unpacklo64(vf a, vf b)
+{
+    return simde_mm512_castpd_ps(simde_mm512_unpacklo_pd(simde_mm512_castps_pd(a), simde_mm512_castps_pd(b)));
+}
+static inline vf v_unpackhi64(vf a, vf b)
+{
+    return simde_mm512_castpd_ps(simde_mm512_unpackhi_pd(simde_mm512_castps_pd(a), simde_mm512_castps_pd(b)));
+}
+/* 64-bit element 0 of each 128-bit lane from a, element 1 from b. */
+static inline vf v_blend64(vf a, vf b)
+{
+    return simde_mm512_castpd_ps(simde_mm512_mask_blend_pd(0xAA, simde_mm512_castps_pd(a), simde_mm512_castps_pd(b)));
+}
+
+/* Cross-lane step of the AoS packing (see pack_plan in kernel.c): lane k of
+ * c[i] is 16-byte chunk (k, i); out gets the chunks in k-major order.  Two
+ * two-source permutes and a blend per output register. */
+typedef struct lane_plan {
+    vi idx_lo[10], idx_hi[10];
+    int src[10][4];
+} lane_plan;
+static inline void v_lane_plan(lane_plan *p, int n)
+{
+    for (int m = 0; m < n; ++m) {
+        int64_t q[2][8] = {{0}};
+        for (int s = 0; s < 4; ++s) {
+            int g = 4 * m + s, k = g / n;
+            p->src[m][s] = g % n;
+            q[s >> 1][2 * s + 0] = 8 * (s & 1) + 2 * k;
+            q[s >> 1][2 * s + 1] = 8 * (s & 1) + 2 * k + 1;
+        }
+        p->idx_lo[m] = simde_mm512_loadu_si512(q[0]);
+        p->idx_hi[m] = simde_mm512_loadu_si512(q[1]);
+    }
+}
+static inline vf v_lane_gather(const lane_plan *p, const vf *c, int m)
+{
+    const int *s = p->src[m];
+    simde__m512d lo = simde_mm512_permutex2var_pd(simde_mm512_castps_pd(c[s[0]]), p->idx_lo[m],
+                                                  simde_mm512_castps_pd(c[s[1]]));
+    simde__m512d hi = simde_mm512_permutex2var_pd(simde_mm512_castps_pd(c[s[2]]), p->idx_hi[m],
+                                                  simde_mm512_castps_pd(c[s[3]]));
+    return simde_mm512_castpd_ps(simde_mm512_mask_blend_pd(0xF0, lo, hi));
+}
+
+#elif SKIN_W == 8
+#include <simde/x86/avx2.h>
+#include <simde/x86/fma.h>
+typedef simde__m256 vf;
+typedef simde__m256i vi;
+typedef simde__m256 vm;
+#define VEC_BYTES 32
+static inline vf v_zero(void) { return simde_mm256_setzero_ps(); }
+static inline vf v_set1(float x) { return simde_mm256_set1_ps(x); }
+static inline vf v_loadu(const float *p) { return simde_mm256_loadu_ps(p); }
+static inline void v_storeu(float *p, vf a) { simde_mm256_storeu_ps(p, a); }
+static inline void v_stream(float *p, vf a) { simde_mm256_stream_ps(p, a); }
+static inline vf v_add(vf a, vf b) { return simde_mm256_add_ps(a, b); }
+static inline vf v_sub(vf a, vf b) { return simde_mm256_sub_ps(a, b); }
+static inline vf v_mul(vf a, vf b) { return simde_mm256_mul_ps(a, b); }
+static inline vf v_fmadd(vf a, vf b, vf c) { return simde_mm256_fmadd_ps(a, b, c); }
+static inline vf v_div(vf a, vf b) { return simde_mm256_div_ps(a, b); }
+static inline vf v_sqrt(vf a) { return simde_mm256_sqrt_ps(a); }
+static inline vf v_min(vf a, vf b) { return simde_mm256_min_ps(a, b); }
+static inline vf v_max(vf a, vf b) { return simde_mm256_max_ps(a, b); }
+static inline vm v_lt(vf a, vf b) { return simde_mm256_cmp_ps(a, b, SIMDE_CMP_LT_OQ); }
+static inline vf v_select(vm m, vf t, vf f) { return simde_mm256_blendv_ps(f, t, m); }
+static inline vi v_min_i32(vi a, vi b) { return simde_mm256_min_epi32(a, b); }
+static inline void v_store_i32(int32_t *p, vi a) { simde_mm256_storeu_si256(p, a); }
+static inline vi v_set1_i32(int32_t x) { return simde_mm256_set1_epi32(x); }
+static inline vf v_from_u32(vi a) { return simde_mm256_cvtepi32_ps(a); } /* values < 2^31 */
+static inline vi v_load_u16(const uint16_t *p) { return simde_mm256_cvtepu16_epi32(simde_mm_loadu_si128(p)); }
+static inline vi v_load_u8(const uint8_t *p) { return simde_mm256_cvtepu8_epi32(simde_mm_loadu_si64(p)); }
+static inline vf v_rows(const float *const *r, int a)
+{
+    vf x = simde_mm256_castps128_ps256(simde_mm_loadu_ps(r[a]));
+    return simde_mm256_insertf128_ps(x, simde_mm_loadu_ps(r[4 + a]), 1);
+}
+static inline vf v_unpacklo(vf a, vf b) { return simde_mm256_unpacklo_ps(a, b); }
+static inline vf v_unpackhi(vf a, vf b) { return simde_mm256_unpackhi_ps(a, b); }
+static inline vf v_unpacklo64(vf a, vf b)
+{
+    return simde_mm256_castpd_ps(simde_mm256_unpacklo_pd(simde_mm256_castps_pd(a), simde_mm256_castps_pd(b)));
+}
+static inline vf v_unpackhi64(vf a, vf b)
+{
+    return simde_mm256_castpd_ps(simde_mm256_unpackhi_pd(simde_mm256_castps_pd(a), simde_mm256_castps_pd(b)));
+}
+static inline vf v_blend64(vf a, vf b)
+{
+    return simde_mm256_castpd_ps(simde_mm256_blend_pd(simde_mm256_castps_pd(a), simde_mm256_castps_pd(b), 0xA));
+}
+
+typedef struct lane_plan { int n; } lane_plan;
+static inline void v_lane_plan(lane_plan *p, int n) { p->n = n; }
+/* n is even, so both chunks of output m come from the same lane k. */
+static inline vf v_lane_gather(const lane_plan *p, const vf *c, int m)
+{
+    int g = 2 * m, k = g / p->n, i = g % p->n;
+    return k ? simde_mm256_permute2f128_ps(c[i], c[i + 1], 0x31)
+             : simde_mm256_permute2f128_ps(c[i], c[i + 1], 0x20);
+}
+
+#elif SKIN_W == 4
+#include <simde/x86/sse4.1.h>
+#include <simde/x86/fma.h>
+typedef simde__m128 vf;
+typedef simde__m128i vi;
+typedef simde__m128 vm;
+#define VEC_BYTES 16
+static inline vf v_zero(void) { return simde_mm_setzero_ps(); }
+static inline vf v_set1(float x) { return simde_mm_set1_ps(x); }
+static inline vf v_loadu(const float *p) { return simde_mm_loadu_ps(p); }
+static inline void v_storeu(float *p, vf a) { simde_mm_storeu_ps(p, a); }
+static inline void v_stream(float *p, vf a) { simde_mm_stream_ps(p, a); }
+static inline vf v_add(vf a, vf b) { return simde_mm_add_ps(a, b); }
+static inline vf v_sub(vf a, vf b) { return simde_mm_sub_ps(a, b); }
+static inline vf v_mul(vf a, vf b) { return simde_mm_mul_ps(a, b); }
+/* Fused on NEON; plain SSE2 has no FMA and SIMDe computes a * b + c. */
+static inline vf v_fmadd(vf a, vf b, vf c) { return simde_mm_fmadd_ps(a, b, c); }
+static inline vf v_div(vf a, vf b) { return simde_mm_div_ps(a, b); }
+static inline vf v_sqrt(vf a) { return simde_mm_sqrt_ps(a); }
+static inline vf v_min(vf a, vf b) { return simde_mm_min_ps(a, b); }
+static inline vf v_max(vf a, vf b) { return simde_mm_max_ps(a, b); }
+static inline vm v_lt(vf a, vf b) { return simde_mm_cmplt_ps(a, b); }
+static inline vf v_select(vm m, vf t, vf f) { return simde_mm_or_ps(simde_mm_and_ps(m, t), simde_mm_andnot_ps(m, f)); }
+static inline vi v_min_i32(vi a, vi b) { return simde_mm_min_epi32(a, b); }
+static inline void v_store_i32(int32_t *p, vi a) { simde_mm_storeu_si128(p, a); }
+static inline vi v_set1_i32(int32_t x) { return simde_mm_set1_epi32(x); }
+static inline vf v_from_u32(vi a) { return simde_mm_cvtepi32_ps(a); } /* values < 2^31 */
+static inline vi v_load_u16(const uint16_t *p)
+{
+    return simde_mm_unpacklo_epi16(simde_mm_loadu_si64(p), simde_mm_setzero_si128());
+}
+static inline vi v_load_u8(const uint8_t *p)
+{
+    simde__m128i z = simde_mm_setzero_si128();
+    return simde_mm_unpacklo_epi16(simde_mm_unpacklo_epi8(simde_mm_loadu_si32(p), z), z);
+}
+static inline vf v_rows(const float *const *r, int a) { return simde_mm_loadu_ps(r[a]); }
+static inline vf v_unpacklo(vf a, vf b) { return simde_mm_unpacklo_ps(a, b); }
+static inline vf v_unpackhi(vf a, vf b) { return simde_mm_unpackhi_ps(a, b); }
+static inline vf v_unpacklo64(vf a, vf b) { return simde_mm_movelh_ps(a, b); }
+static inline vf v_unpackhi64(vf a, vf b) { return simde_mm_movehl_ps(b, a); }
+static inline vf v_blend64(vf a, vf b)
+{
+    return simde_mm_castpd_ps(simde_mm_move_sd(simde_mm_castps_pd(b), simde_mm_castps_pd(a)));
+}
+typedef struct lane_plan { int n; } lane_plan;
+static inline void v_lane_plan(lane_plan *p, int n) { p->n = n; }
+static inline vf v_lane_gather(const lane_plan *p, const vf *c, int m) { (void)p; return c[m]; }
+#else
+#error "SKIN_W must be 4, 8 or 16"
+#endif
+
+static inline vf v_neg_if(vm m, vf a) { return v_select(m, v_sub(v_zero(), a), a); }
+
+/* In-lane 4x4 transpose: in each 128-bit lane, rows a..d become columns. */
+static inline void v_transpose4(vf *a, vf *b, vf *c, vf *d)
+{
+    vf t0 = v_unpacklo(*a, *b), t1 = v_unpacklo(*c, *d);
+    vf t2 = v_unpackhi(*a, *b), t3 = v_unpackhi(*c, *d);
+    *a = v_unpacklo64(t0, t1);
+    *b = v_unpackhi64(t0, t1);
+    *c = v_unpacklo64(t2, t3);
+    *d = v_unpackhi64(t2, t3);
+}
+
+#endif

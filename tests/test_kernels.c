@@ -1,0 +1,370 @@
+/* Every SIMD kernel against the scalar reference.  The kernel set under test
+ * is the one SKIN_ISA selects (CTest runs this once per ISA); the reference is
+ * forced with skin_set_isa(SKIN_ISA_SCALAR) around each comparison.
+ * Covers: LBS/DQS, 1..8 influences, u8/u16 joints, f32/unorm16/unorm8
+ * weights, palettes on both fetch paths (<= 64 joints: tables, more: rows),
+ * normal matrices, DQS scales, antipodal dual quaternions, zero and
+ * unnormalised weights, clamped joints, the DQS near-zero fallback, vertex
+ * counts 0, 1, W-1, W+1 and 10,000 at unaligned offsets, interleaved / strided
+ * / SoA / position-only outputs, streaming stores, normalisation, bounds, and
+ * bit-identical output under any split. */
+#include "rig.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PATTERN 0xA5
+#define PAD 64
+
+static int failures;
+static double worst;
+
+#define EXPECT(cond, ...)                                              \
+    do {                                                               \
+        if (!(cond)) {                                                 \
+            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);       \
+            fprintf(stderr, __VA_ARGS__);                              \
+            fputc('\n', stderr);                                       \
+            ++failures;                                                \
+        }                                                              \
+    } while (0)
+
+/* Where component e of vertex v lives: buffer byte PAD + off[e] + v * stride[e]. */
+typedef struct layout {
+    const char *name;
+    int soa;
+    int normals, tangents;
+    size_t off[10], stride[10];
+    size_t misalign; /* bytes added to every base (still float aligned) */
+} layout;
+
+static layout make_interleaved(const char *name, int normals, int tangents, size_t misalign)
+{
+    layout l = {name, 0, normals, tangents, {0}, {0}, misalign};
+    size_t stride = 12 + 12 * (size_t)normals + 16 * (size_t)tangents;
+    for (int e = 0; e < 10; ++e) l.stride[e] = stride;
+    for (int e = 0; e < 3; ++e) l.off[e] = 4 * (size_t)e;
+    for (int e = 3; e < 6; ++e) l.off[e] = 4 * (size_t)e;
+    for (int e = 6; e < 10; ++e) l.off[e] = (normals ? 24 : 12) + 4 * (size_t)(e - 6);
+    return l;
+}
+
+static size_t layout_bytes(const layout *l, size_t n)
+{
+    size_t end = 0;
+    for (int e = 0; e < 10; ++e) {
+        size_t last = l->off[e] + (n ? n - 1 : 0) * l->stride[e] + 4;
+        if (last > end) end = last;
+    }
+    return PAD + l->misalign + end + PAD;
+}
+
+static int used(const layout *l, int e) { return e < 3 || (e < 6 ? l->normals : l->tangents); }
+
+static skin_output make_output(const layout *l, unsigned char *buf, uint32_t flags, float *bounds)
+{
+    skin_output o;
+    memset(&o, 0, sizeof o);
+    unsigned char *base = buf + PAD + l->misalign;
+    o.flags = flags;
+    o.bounds = bounds;
+    if (l->soa) {
+        o.layout = SKIN_LAYOUT_SOA;
+        for (int e = 0; e < 10; ++e)
+            if (used(l, e)) o.soa[e] = (float *)(base + l->off[e]);
+        return o;
+    }
+    o.position = (float *)(base + l->off[0]);
+    o.position_stride = l->stride[0];
+    if (l->normals) o.normal = (float *)(base + l->off[3]), o.normal_stride = l->stride[3];
+    if (l->tangents) o.tangent = (float *)(base + l->off[6]), o.tangent_stride = l->stride[6];
+    return o;
+}
+
+static unsigned char *alloc_buffer(size_t bytes)
+{
+    size_t rounded = (bytes + 63) / 64 * 64;
+    unsigned char *b = aligned_alloc(64, rounded);
+    if (!b) {
+        fprintf(stderr, "out of memory\n");
+        exit(1);
+    }
+    memset(b, PATTERN, rounded);
+    return b;
+}
+
+/* Compares the SIMD output `got` with the reference `want` over vertices
+ * [first, first+count); every other byte must still be the pattern. */
+static void compare(const layout *l, const unsigned char *want, const unsigned char *got,
+                    size_t bytes, size_t first, size_t count, const char *what)
+{
+    unsigned char *written = calloc(bytes, 1);
+    const size_t base = PAD + l->misalign;
+    int reported = 0;
+    for (size_t v = first; v < first + count; ++v) {
+        for (int a = 0; a < 3; ++a) { /* attribute: position, normal, tangent */
+            int e0 = 3 * a, n = a == 2 ? 4 : 3;
+            if (!used(l, e0)) continue;
+            double mag = 1.0;
+            for (int e = e0; e < e0 + n; ++e) {
+                float w;
+                memcpy(&w, want + base + l->off[e] + v * l->stride[e], 4);
+                mag = fmax(mag, fabs(w));
+            }
+            for (int e = e0; e < e0 + n; ++e) {
+                size_t at = base + l->off[e] + v * l->stride[e];
+                float w, g;
+                memcpy(&w, want + at, 4);
+                memcpy(&g, got + at, 4);
+                memset(written + at, 1, 4);
+                double err = fabs((double)w - (double)g) / mag;
+                if (!(err <= worst)) worst = isnan(err) ? INFINITY : fmax(worst, err);
+                if (!(err <= 1e-5) && reported++ < 3)
+                    EXPECT(0, "%s: vertex %zu component %d: want %.9g got %.9g (rel err %.3g)", what, v, e,
+                           w, g, err);
+            }
+        }
+    }
+    size_t stray = 0;
+    for (size_t i = 0; i < bytes; ++i)
+        if (!written[i] && got[i] != PATTERN) ++stray;
+    EXPECT(stray == 0, "%s: %zu bytes written outside the range", what, stray);
+    free(written);
+}
+
+static skin_isa isa_under_test;
+
+/* Runs reference and kernel on the same call and compares. */
+static void check_call(const rig *r, const skin_palette *pal, skin_method method, const layout *l,
+                       uint32_t flags, size_t first, size_t count, const char *what)
+{
+    size_t n = r->mesh.vertex_count, bytes = layout_bytes(l, n);
+    unsigned char *want = alloc_buffer(bytes), *got = alloc_buffer(bytes);
+    float wb[6], gb[6];
+    skin_output ow = make_output(l, want, flags, wb), og = make_output(l, got, flags, gb);
+    skin_set_isa(SKIN_ISA_SCALAR);
+    skin_status sw = skin_mesh(&r->mesh, pal, method, &ow, first, count);
+    skin_set_isa(isa_under_test);
+    skin_status sg = skin_mesh(&r->mesh, pal, method, &og, first, count);
+    EXPECT(sw == SKIN_OK && sg == SKIN_OK, "%s: status %d / %d", what, sw, sg);
+    compare(l, want, got, bytes, first, count, what);
+    for (int e = 0; e < 6; ++e) {
+        double mag = fmax(1.0, fabs(wb[e]));
+        if (isinf(wb[e]) || isinf(gb[e]))
+            EXPECT(wb[e] == gb[e], "%s: bounds[%d] %g vs %g", what, e, wb[e], gb[e]);
+        else
+            EXPECT(fabs(wb[e] - gb[e]) <= 1e-5 * mag, "%s: bounds[%d] %g vs %g", what, e, wb[e], gb[e]);
+    }
+    free(want);
+    free(got);
+}
+
+/* Zero, unnormalised and out-of-range influences on some vertices. */
+static void roughen(rig *r)
+{
+    skin_mesh_desc *m = &r->mesh;
+    uint32_t jmax = m->joint_format == SKIN_JOINT_U8 ? 255 : 65535;
+    for (size_t v = 0; v < m->vertex_count; ++v) {
+        for (uint32_t i = 0; i < m->influence_count; ++i) {
+            if (m->weight_format == SKIN_WEIGHT_F32) {
+                float *w = (float *)r->weights[i];
+                if (v % 97 == 3) w[v] = 0.0f;
+                if (v % 89 == 5) w[v] *= 1.5f;
+            } else if (v % 97 == 3) {
+                if (m->weight_format == SKIN_WEIGHT_UNORM16)
+                    ((uint16_t *)r->weights[i])[v] = 0;
+                else
+                    ((uint8_t *)r->weights[i])[v] = 0;
+            }
+        }
+        if (v % 101 == 7) {
+            uint32_t j = r->palette.joint_count + 5 > jmax ? jmax : r->palette.joint_count + 5;
+            if (m->joint_format == SKIN_JOINT_U8)
+                ((uint8_t *)r->joints[0])[v] = (uint8_t)j;
+            else
+                ((uint16_t *)r->joints[0])[v] = (uint16_t)j;
+        }
+    }
+    /* antipodal: every third joint's dual quaternion negated */
+    for (uint32_t j = 0; j < r->palette.joint_count; j += 3)
+        for (int e = 0; e < 8; ++e) r->dual_quats[8 * j + e] = -r->dual_quats[8 * j + e];
+}
+
+/* 3x3 inverse transposes of the matrices (for LBS normal matrices). */
+static float *normal_matrices(const rig *r)
+{
+    uint32_t jc = r->palette.joint_count;
+    float *nm = malloc(9 * (size_t)jc * sizeof(float));
+    for (uint32_t j = 0; j < jc; ++j) {
+        const float *m = r->matrices + 12 * j;
+        double a[3][3], c[3][3];
+        for (int i = 0; i < 3; ++i)
+            for (int k = 0; k < 3; ++k) a[i][k] = m[4 * i + k];
+        for (int i = 0; i < 3; ++i)
+            for (int k = 0; k < 3; ++k) /* cofactor matrix = det * inverse transpose */
+                c[i][k] = a[(i + 1) % 3][(k + 1) % 3] * a[(i + 2) % 3][(k + 2) % 3] -
+                          a[(i + 1) % 3][(k + 2) % 3] * a[(i + 2) % 3][(k + 1) % 3];
+        double det = a[0][0] * c[0][0] + a[0][1] * c[0][1] + a[0][2] * c[0][2];
+        for (int i = 0; i < 3; ++i)
+            for (int k = 0; k < 3; ++k) nm[9 * j + 3 * i + k] = (float)(c[i][k] / det);
+    }
+    return nm;
+}
+
+static const uint32_t joint_counts[] = {3, 16, 31, 64, 100, 255, 300};
+
+static void random_rigs(int lanes)
+{
+    static const skin_weight_format wfs[] = {SKIN_WEIGHT_F32, SKIN_WEIGHT_UNORM16, SKIN_WEIGHT_UNORM8};
+    layout layouts[7];
+    layouts[0] = make_interleaved("interleaved pnt", 1, 1, 0);
+    layouts[1] = make_interleaved("interleaved pn", 1, 0, 0);
+    layouts[2] = make_interleaved("positions only", 0, 0, 0);
+    layouts[3] = make_interleaved("interleaved pnt, misaligned", 1, 1, 4);
+    layout sep = {"separate strided", 0, 1, 1, {0}, {0}, 0};
+    const size_t n = 10000;
+    for (int e = 0; e < 3; ++e) sep.off[e] = 4 * (size_t)e, sep.stride[e] = 16;
+    for (int e = 3; e < 6; ++e) sep.off[e] = 16 * n + 4 * (size_t)(e - 3), sep.stride[e] = 12;
+    for (int e = 6; e < 10; ++e) sep.off[e] = 28 * n + 4 * (size_t)(e - 6), sep.stride[e] = 32;
+    layouts[4] = sep;
+    layout soa = {"soa", 1, 1, 1, {0}, {0}, 0};
+    for (int e = 0; e < 10; ++e) soa.off[e] = (size_t)e * (4 * n + 64), soa.stride[e] = 4;
+    layouts[5] = soa;
+    layout pt = soa;
+    pt.name = "soa p+t";
+    pt.normals = 0;
+    layouts[6] = pt;
+    const size_t L = (size_t)lanes;
+    const size_t ranges[][2] = {{0, 0}, {5, 1}, {3, L - 1}, {5, L + 1}, {0, n}, {7, 999}, {L, 2 * L}};
+    int combo = 0;
+    for (int method = SKIN_LBS; method <= SKIN_DQS; ++method)
+        for (uint32_t k = 1; k <= 8; ++k)
+            for (int jf = SKIN_JOINT_U8; jf <= SKIN_JOINT_U16; ++jf)
+                for (int wi = 0; wi < 3; ++wi, ++combo) {
+                    uint32_t jc = joint_counts[combo % 7];
+                    if (jf == SKIN_JOINT_U8 && jc > 256) jc = 64;
+                    rig r;
+                    rig_options o = {n, jc, k, (skin_joint_format)jf, wfs[wi], method == SKIN_DQS && combo % 2,
+                                     0x1234u + (uint64_t)combo};
+                    if (rig_random(&r, &o)) exit(1);
+                    roughen(&r);
+                    skin_palette pal = r.palette;
+                    float *nm = NULL;
+                    if (method == SKIN_LBS && combo % 3 == 0) pal.normal_matrices = nm = normal_matrices(&r);
+                    for (int li = 0; li < 7; ++li) {
+                        uint32_t flags = ((combo + li) & 1 ? SKIN_OUTPUT_STREAMING : 0) |
+                                         (combo % 5 == 0 ? SKIN_OUTPUT_NORMALIZE : 0);
+                        for (size_t ri = 0; ri < sizeof ranges / sizeof ranges[0]; ++ri) {
+                            /* the full 10k range on two layouts per combo keeps the run short */
+                            if (ranges[ri][1] == n && li != combo % 7 && li != (combo + 3) % 7) continue;
+                            char what[160];
+                            snprintf(what, sizeof what, "%s k=%u joints=%u %s %s, %s, range %zu+%zu%s",
+                                     method == SKIN_LBS ? "lbs" : "dqs", k, jc, jf == SKIN_JOINT_U8 ? "u8" : "u16",
+                                     wi == 0 ? "f32" : wi == 1 ? "unorm16" : "unorm8", layouts[li].name,
+                                     ranges[ri][0], ranges[ri][1], flags & SKIN_OUTPUT_STREAMING ? " streaming" : "");
+                            check_call(&r, &pal, (skin_method)method, &layouts[li], flags, ranges[ri][0],
+                                       ranges[ri][1], what);
+                        }
+                    }
+                    free(nm);
+                    rig_free(&r);
+                }
+}
+
+/* Opposite rotations with equal weights cancel (pivot weight zero): the
+ * blended real part is zero and the pivot's own transform is used. */
+static void dqs_fallback(void)
+{
+    rig r;
+    rig_options o = {40, 3, 3, SKIN_JOINT_U16, SKIN_WEIGHT_F32, 0, 99};
+    if (rig_random(&r, &o)) exit(1);
+    const float dq[3][8] = {{0, 0, 0, 1, 0.5f, 0, 0, 0}, {1, 0, 0, 0, 0, 0, 0, 0}, {-1, 0, 0, 0, 0, 0, 0, 0}};
+    memcpy(r.dual_quats, dq, sizeof dq);
+    for (size_t v = 0; v < 40; ++v)
+        for (uint32_t i = 0; i < 3; ++i) {
+            ((uint16_t *)r.joints[i])[v] = (uint16_t)i;
+            ((float *)r.weights[i])[v] = i == 0 ? 0.0f : 0.5f;
+        }
+    layout l = make_interleaved("interleaved pnt", 1, 1, 0);
+    check_call(&r, &r.palette, SKIN_DQS, &l, 0, 1, 38, "dqs near-zero fallback");
+    /* and the result is the pivot's rigid transform: translation (1, 0, 0) */
+    size_t bytes = layout_bytes(&l, 40);
+    unsigned char *got = alloc_buffer(bytes);
+    skin_output out = make_output(&l, got, 0, NULL);
+    EXPECT(skin_mesh(&r.mesh, &r.palette, SKIN_DQS, &out, 0, 40) == SKIN_OK, "fallback status");
+    for (size_t v = 0; v < 40; ++v)
+        EXPECT(fabsf(out.position[10 * v] - (r.mesh.px[v] + 1.0f)) < 1e-5f, "fallback vertex %zu x", v);
+    free(got);
+    rig_free(&r);
+}
+
+/* One call, many ranges and skin_mesh_parallel must agree to the bit. */
+static void splits(void)
+{
+    for (int method = SKIN_LBS; method <= SKIN_DQS; ++method) {
+        rig r;
+        rig_options o = {5003, 40, 4, SKIN_JOINT_U8, SKIN_WEIGHT_UNORM16, 0, 7};
+        if (rig_random(&r, &o)) exit(1);
+        layout l = make_interleaved("interleaved pnt", 1, 1, 0);
+        size_t bytes = layout_bytes(&l, 5003);
+        unsigned char *one = alloc_buffer(bytes), *parts = alloc_buffer(bytes), *par = alloc_buffer(bytes);
+        float b1[6], b3[6];
+        skin_output o1 = make_output(&l, one, SKIN_OUTPUT_STREAMING, b1);
+        skin_output o2 = make_output(&l, parts, 0, NULL), o3 = make_output(&l, par, 0, b3);
+        skin_mesh(&r.mesh, &r.palette, (skin_method)method, &o1, 0, 5003);
+        uint64_t s = 42;
+        for (size_t v = 0; v < 5003;) {
+            size_t c = 1 + rig_next(&s) % 77;
+            if (c > 5003 - v) c = 5003 - v;
+            skin_mesh(&r.mesh, &r.palette, (skin_method)method, &o2, v, c);
+            v += c;
+        }
+        skin_mesh_parallel(&r.mesh, &r.palette, (skin_method)method, &o3, 2);
+        EXPECT(memcmp(one, parts, bytes) == 0, "ranges differ from one call (method %d)", method);
+        EXPECT(memcmp(one, par, bytes) == 0, "parallel differs from one call (method %d)", method);
+        EXPECT(memcmp(b1, b3, sizeof b1) == 0, "parallel bounds differ (method %d)", method);
+        free(one), free(parts), free(par);
+        rig_free(&r);
+    }
+}
+
+/* The twisted cylinder: a structured mesh with a smooth weight falloff. */
+static void candy_wrapper(void)
+{
+    rig r;
+    rig_options o = {10000, 12, 4, SKIN_JOINT_U8, SKIN_WEIGHT_F32, 0, 0};
+    if (rig_candy_wrapper(&r, &o)) exit(1);
+    rig_candy_pose(&r, 2.5f);
+    layout l = make_interleaved("interleaved pnt", 1, 1, 0);
+    check_call(&r, &r.palette, SKIN_LBS, &l, SKIN_OUTPUT_STREAMING, 0, 10000, "candy wrapper lbs");
+    check_call(&r, &r.palette, SKIN_DQS, &l, 0, 0, 10000, "candy wrapper dqs");
+    rig_free(&r);
+}
+
+int main(void)
+{
+    const char *want = getenv("SKIN_ISA");
+    isa_under_test = skin_get_isa();
+    if (want && strcmp(want, skin_isa_name(isa_under_test)) != 0) {
+        for (int isa = SKIN_ISA_SCALAR; isa <= SKIN_ISA_NEON; ++isa) {
+            if (strcmp(want, skin_isa_name((skin_isa)isa)) == 0 && !skin_isa_supported((skin_isa)isa)) {
+                printf("skipped: this CPU or build cannot run ISA %s\n", want);
+                return 77;
+            }
+        }
+        fprintf(stderr, "SKIN_ISA=%s did not select that ISA (got %s)\n", want, skin_isa_name(isa_under_test));
+        return 1;
+    }
+    static const int lane_counts[] = {0, 1, 4, 8, 16, 4};
+    int lanes = lane_counts[isa_under_test];
+    printf("kernels under test: %s (%d lanes)\n", skin_isa_name(isa_under_test), lanes);
+    random_rigs(lanes);
+    dqs_fallback();
+    splits();
+    candy_wrapper();
+    printf("largest relative error vs the reference: %.3g\n", worst);
+    printf("%s\n", failures ? "FAILED" : "passed");
+    return failures != 0;
+}
