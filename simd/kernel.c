@@ -14,44 +14,46 @@
 
 /* ---------------------------------------------------------- palette fetch */
 
-/* A palette array of `stride` floats per joint.  For W == 16 and palettes of
- * at most 64 joints, per-component tables are looked up with in-register
- * permutes (1, 2 or 4 registers per component); otherwise each lane's
- * 4-float row is loaded and the rows transposed. */
+/* A palette array of `stride` floats per joint, fetched one of two ways
+ * (the `kind` every block function is specialised on):
+ *  FETCH_ROWS: each lane's 4-float row is loaded and the rows transposed;
+ *  FETCH_TABLE2 / FETCH_TABLE4 (W == 16, palettes of at most 32 / 64
+ *  joints): per-component tables looked up with two-register permutes. */
+enum { FETCH_ROWS = 0, FETCH_TABLE2 = 2, FETCH_TABLE4 = 4 };
+
 typedef struct source {
     const float *base;
     uint32_t stride;
-#if W == 16
-    int regs;           /* 0: rows; else table registers per component */
-    const float *table; /* 64 floats per component */
-#endif
+    const float *table; /* 64 floats per component, for the table kinds */
 } source;
 
+#define ALWAYS_INLINE static inline __attribute__((always_inline))
+/* Loops over components, rows and influences must unroll fully so their
+ * arrays live in registers. */
+#define UNROLL _Pragma("GCC unroll 16")
+
 #if W == 16
-static inline vf table_fetch(const source *s, vi j, int e)
+ALWAYS_INLINE vf table_fetch(const source *s, vi j, int e, const int kind)
 {
     const float *t = s->table + 64 * e;
-    if (s->regs == 1) return simde_mm512_permutexvar_ps(j, simde_mm512_load_ps(t));
     vf lo = simde_mm512_permutex2var_ps(simde_mm512_load_ps(t), j, simde_mm512_load_ps(t + 16));
-    if (s->regs == 2) return lo;
+    if (kind == FETCH_TABLE2) return lo;
     vf hi = simde_mm512_permutex2var_ps(simde_mm512_load_ps(t + 32), j, simde_mm512_load_ps(t + 48));
     return simde_mm512_mask_blend_ps(simde_mm512_test_epi32_mask(j, simde_mm512_set1_epi32(32)), lo, hi);
 }
-#define TABLE(s) ((s)->regs != 0)
 #else
-#define TABLE(s) 0
-static inline vf table_fetch(const source *s, vi j, int e)
+ALWAYS_INLINE vf table_fetch(const source *s, vi j, int e, const int kind)
 {
-    (void)s, (void)j, (void)e;
+    (void)s, (void)j, (void)e, (void)kind;
     return v_zero();
 }
 #endif
 
 /* Components 4*row .. 4*row+3 of every lane's joint. */
-static inline void fetch4(const source *s, vi j, const int32_t *jl, int row, vf out[4])
+ALWAYS_INLINE void fetch4(const source *s, vi j, const int32_t *jl, int row, vf out[4], const int kind)
 {
-    if (TABLE(s)) {
-        for (int q = 0; q < 4; ++q) out[q] = table_fetch(s, j, 4 * row + q);
+    if (kind != FETCH_ROWS) {
+        for (int q = 0; q < 4; ++q) out[q] = table_fetch(s, j, 4 * row + q, kind);
         return;
     }
     const float *r[W];
@@ -63,9 +65,9 @@ static inline void fetch4(const source *s, vi j, const int32_t *jl, int row, vf 
 
 /* One component: for arrays whose rows are not 4-float aligned (3x3 normal
  * matrices' last element, scales), where a 4-float load could pass the end. */
-static inline vf fetch1(const source *s, vi j, const int32_t *jl, int e)
+ALWAYS_INLINE vf fetch1(const source *s, vi j, const int32_t *jl, int e, const int kind)
 {
-    if (TABLE(s)) return table_fetch(s, j, e);
+    if (kind != FETCH_ROWS) return table_fetch(s, j, e, kind);
     float tmp[W];
     for (int l = 0; l < W; ++l) tmp[l] = s->base[(size_t)jl[l] * s->stride + e];
     return v_loadu(tmp);
@@ -82,9 +84,8 @@ typedef struct inputs {
 
 typedef struct kctx {
     const skin_job *job;
-    uint32_t k;
     vi jmax;
-    int rows;               /* some source fetches by rows: keep lane joints */
+    int kind;               /* FETCH_* for every source of this call */
     source mat, nmat, dq, sc;
 } kctx;
 
@@ -94,14 +95,15 @@ typedef struct influences {
     int32_t jl[SKIN_MAX_INFLUENCES][W];
 } influences;
 
-static inline void load_influences(const kctx *c, const inputs *in, size_t v, influences *f)
+ALWAYS_INLINE void load_influences(const kctx *c, const inputs *in, size_t v, influences *f,
+                                   const uint32_t k, const int kind)
 {
     const skin_mesh_desc *m = c->job->mesh;
-    for (uint32_t i = 0; i < c->k; ++i) {
+    for (uint32_t i = 0; i < k; ++i) {
         vi j = m->joint_format == SKIN_JOINT_U8 ? v_load_u8((const uint8_t *)in->joints[i] + v)
                                                 : v_load_u16((const uint16_t *)in->joints[i] + v);
         f->j[i] = v_min_i32(j, c->jmax);
-        if (c->rows) v_store_i32(f->jl[i], f->j[i]);
+        if (kind == FETCH_ROWS) v_store_i32(f->jl[i], f->j[i]);
         switch (m->weight_format) {
         case SKIN_WEIGHT_UNORM16:
             f->w[i] = v_mul(v_from_u32(v_load_u16((const uint16_t *)in->weights[i] + v)),
@@ -117,7 +119,7 @@ static inline void load_influences(const kctx *c, const inputs *in, size_t v, in
 }
 
 /* r * (x, y, z) for a row-major 3x3 held as r[0], r[1], r[2], r[rs], ... */
-static inline void mat3(const vf *r, int rs, vf *x, vf *y, vf *z)
+ALWAYS_INLINE void mat3(const vf *r, int rs, vf *x, vf *y, vf *z)
 {
     vf a = *x, b = *y, c = *z;
     *x = v_fmadd(r[0], a, v_fmadd(r[1], b, v_mul(r[2], c)));
@@ -125,40 +127,45 @@ static inline void mat3(const vf *r, int rs, vf *x, vf *y, vf *z)
     *z = v_fmadd(r[2 * rs], a, v_fmadd(r[2 * rs + 1], b, v_mul(r[2 * rs + 2], c)));
 }
 
-static inline void lbs(const kctx *c, const influences *f, vf *o)
+ALWAYS_INLINE void lbs(const kctx *c, const influences *f, vf *o, const uint32_t k, const int kind)
 {
-    vf m[12], nm[9];
+    vf m[12];
     for (int e = 0; e < 12; ++e) m[e] = v_zero();
-    const int use_nm = c->nmat.base != NULL;
-    for (int e = 0; e < 9; ++e) nm[e] = v_zero();
-    for (uint32_t i = 0; i < c->k; ++i) {
+    for (uint32_t i = 0; i < k; ++i) {
         for (int row = 0; row < 3; ++row) {
             vf r[4];
-            fetch4(&c->mat, f->j[i], f->jl[i], row, r);
+            fetch4(&c->mat, f->j[i], f->jl[i], row, r, kind);
             for (int q = 0; q < 4; ++q) m[4 * row + q] = v_fmadd(f->w[i], r[q], m[4 * row + q]);
-        }
-        if (use_nm) {
-            vf r[8];
-            fetch4(&c->nmat, f->j[i], f->jl[i], 0, r);
-            fetch4(&c->nmat, f->j[i], f->jl[i], 1, r + 4);
-            for (int e = 0; e < 8; ++e) nm[e] = v_fmadd(f->w[i], r[e], nm[e]);
-            nm[8] = v_fmadd(f->w[i], fetch1(&c->nmat, f->j[i], f->jl[i], 8), nm[8]);
         }
     }
     vf x = o[0], y = o[1], z = o[2];
     o[0] = v_fmadd(m[0], x, v_fmadd(m[1], y, v_fmadd(m[2], z, m[3])));
     o[1] = v_fmadd(m[4], x, v_fmadd(m[5], y, v_fmadd(m[6], z, m[7])));
     o[2] = v_fmadd(m[8], x, v_fmadd(m[9], y, v_fmadd(m[10], z, m[11])));
-    const vf *r = use_nm ? nm : m;
-    const int rs = use_nm ? 3 : 4;
-    if (c->job->normals) mat3(r, rs, &o[3], &o[4], &o[5]);
-    if (c->job->tangents) mat3(r, rs, &o[6], &o[7], &o[8]);
+    if (!c->nmat.base) {
+        if (c->job->normals) mat3(m, 4, &o[3], &o[4], &o[5]);
+        if (c->job->tangents) mat3(m, 4, &o[6], &o[7], &o[8]);
+        return;
+    }
+    /* Normal matrices are blended only now, once m is dead, so the two
+     * never compete for registers. */
+    vf nm[9];
+    for (int e = 0; e < 9; ++e) nm[e] = v_zero();
+    for (uint32_t i = 0; i < k; ++i) {
+        vf r[8];
+        fetch4(&c->nmat, f->j[i], f->jl[i], 0, r, kind);
+        fetch4(&c->nmat, f->j[i], f->jl[i], 1, r + 4, kind);
+        for (int e = 0; e < 8; ++e) nm[e] = v_fmadd(f->w[i], r[e], nm[e]);
+        nm[8] = v_fmadd(f->w[i], fetch1(&c->nmat, f->j[i], f->jl[i], 8, kind), nm[8]);
+    }
+    if (c->job->normals) mat3(nm, 3, &o[3], &o[4], &o[5]);
+    if (c->job->tangents) mat3(nm, 3, &o[6], &o[7], &o[8]);
 }
 
-static inline vf cross_x(vf ay, vf az, vf by, vf bz) { return v_sub(v_mul(ay, bz), v_mul(az, by)); }
+ALWAYS_INLINE vf cross_x(vf ay, vf az, vf by, vf bz) { return v_sub(v_mul(ay, bz), v_mul(az, by)); }
 
 /* v + 2 r x (r x v + rw v) */
-static inline void rotate(const vf *b, vf *x, vf *y, vf *z)
+ALWAYS_INLINE void rotate(const vf *b, vf *x, vf *y, vf *z)
 {
     vf ux = v_fmadd(b[3], *x, cross_x(b[1], b[2], *y, *z));
     vf uy = v_fmadd(b[3], *y, cross_x(b[2], b[0], *z, *x));
@@ -170,41 +177,44 @@ static inline void rotate(const vf *b, vf *x, vf *y, vf *z)
     *z = v_fmadd(two, cz, *z);
 }
 
-static inline vf dot4(const vf *a, const vf *b)
+ALWAYS_INLINE vf dot4(const vf *a, const vf *b)
 {
     return v_fmadd(a[0], b[0], v_fmadd(a[1], b[1], v_fmadd(a[2], b[2], v_mul(a[3], b[3]))));
 }
 
-static inline void dqs(const kctx *c, const influences *f, vf *o)
+ALWAYS_INLINE void dqs(const kctx *c, const influences *f, vf *o, const uint32_t k, const int kind)
 {
-    vf b[8], pivot[8], s[3], pivot_s[3];
+    vf b[8], pivot[4], s[3];
     for (int e = 0; e < 8; ++e) b[e] = v_zero();
     for (int e = 0; e < 3; ++e) s[e] = v_zero();
     const int use_sc = c->sc.base != NULL;
-    for (uint32_t i = 0; i < c->k; ++i) {
+    for (uint32_t i = 0; i < k; ++i) {
         vf q[8];
-        fetch4(&c->dq, f->j[i], f->jl[i], 0, q);
-        fetch4(&c->dq, f->j[i], f->jl[i], 1, q + 4);
+        fetch4(&c->dq, f->j[i], f->jl[i], 0, q, kind);
+        fetch4(&c->dq, f->j[i], f->jl[i], 1, q + 4, kind);
         if (i == 0)
-            for (int e = 0; e < 8; ++e) pivot[e] = q[e];
+            for (int e = 0; e < 4; ++e) pivot[e] = q[e];
         /* antipodality: flip the weight where the real part points away
          * from the pivot's (slot 0) */
         vf w = v_neg_if(v_lt(dot4(q, pivot), v_zero()), f->w[i]);
         for (int e = 0; e < 8; ++e) b[e] = v_fmadd(w, q[e], b[e]);
         if (use_sc)
-            for (int e = 0; e < 3; ++e) {
-                vf se = fetch1(&c->sc, f->j[i], f->jl[i], e);
-                if (i == 0) pivot_s[e] = se;
-                s[e] = v_fmadd(f->w[i], se, s[e]);
-            }
+            for (int e = 0; e < 3; ++e)
+                s[e] = v_fmadd(f->w[i], fetch1(&c->sc, f->j[i], f->jl[i], e, kind), s[e]);
     }
     vf n2 = dot4(b, b);
     vm small = v_lt(n2, v_set1(SKIN_DQS_MIN_NORM * SKIN_DQS_MIN_NORM));
-    for (int e = 0; e < 8; ++e) b[e] = v_select(small, pivot[e], b[e]);
-    n2 = v_select(small, dot4(pivot, pivot), n2);
-    if (use_sc)
-        for (int e = 0; e < 3; ++e) s[e] = v_select(small, pivot_s[e], s[e]);
-    vf inv = v_div(v_set1(1.0f), v_sqrt(n2));
+    if (v_any(small)) { /* rare: fall back to the pivot's own transform */
+        vf q[8];
+        fetch4(&c->dq, f->j[0], f->jl[0], 0, q, kind);
+        fetch4(&c->dq, f->j[0], f->jl[0], 1, q + 4, kind);
+        for (int e = 0; e < 8; ++e) b[e] = v_select(small, q[e], b[e]);
+        n2 = v_select(small, dot4(q, q), n2);
+        if (use_sc)
+            for (int e = 0; e < 3; ++e)
+                s[e] = v_select(small, fetch1(&c->sc, f->j[0], f->jl[0], e, kind), s[e]);
+    }
+    vf inv = v_rsqrt(n2);
     for (int e = 0; e < 8; ++e) b[e] = v_mul(b[e], inv);
 
     if (use_sc) {
@@ -227,30 +237,31 @@ static inline void dqs(const kctx *c, const influences *f, vf *o)
     o[2] = v_fmadd(two, tz, o[2]);
 }
 
-static inline void normalize3(vf *x, vf *y, vf *z)
+ALWAYS_INLINE void normalize3(vf *x, vf *y, vf *z)
 {
     vf len2 = v_fmadd(*x, *x, v_fmadd(*y, *y, v_mul(*z, *z)));
     vm zero = v_lt(len2, v_set1(1e-38f)); /* zero (or denormal) stays as is */
-    vf inv = v_select(zero, v_set1(1.0f), v_div(v_set1(1.0f), v_sqrt(len2)));
+    vf inv = v_select(zero, v_set1(1.0f), v_rsqrt(len2));
     *x = v_mul(*x, inv), *y = v_mul(*y, inv), *z = v_mul(*z, inv);
 }
 
 /* Skins W vertices starting at index v of `in` into o[0..9]. */
-static inline void skin_block(const kctx *c, const inputs *in, size_t v, vf o[SKIN_COMPONENTS])
+ALWAYS_INLINE void skin_block(const kctx *c, const inputs *in, size_t v, vf o[SKIN_COMPONENTS],
+                              const int method, const uint32_t k, const int kind)
 {
     const skin_job *job = c->job;
     influences f;
-    load_influences(c, in, v, &f);
+    load_influences(c, in, v, &f, k, kind);
     for (int e = 0; e < SKIN_COMPONENTS; ++e) o[e] = v_zero();
     for (int e = 0; e < 3; ++e) o[e] = v_loadu(in->a[e] + v);
     if (job->normals)
         for (int e = 3; e < 6; ++e) o[e] = v_loadu(in->a[e] + v);
     if (job->tangents)
         for (int e = 6; e < 10; ++e) o[e] = v_loadu(in->a[e] + v);
-    if (job->method == SKIN_LBS)
-        lbs(c, &f, o);
+    if (method == SKIN_LBS)
+        lbs(c, &f, o, k, kind);
     else
-        dqs(c, &f, o);
+        dqs(c, &f, o, k, kind);
     if (job->normalize) {
         normalize3(&o[3], &o[4], &o[5]);
         normalize3(&o[6], &o[7], &o[8]);
@@ -278,22 +289,22 @@ static int packed_components(const skin_job *job)
 typedef struct writer {
     int packed;        /* K from packed_components, or 0 */
     int aligned;       /* streaming stores possible (aligned bases) */
-    lane_plan plan;
     vf bmin[3], bmax[3];
 } writer;
 
 /* Components (2q, 2q+1) of W vertices become 64-bit pairs; chunk i of each
  * 4-vertex group (16 bytes) takes pairs 2i and 2i+1 of the group's 2Q
  * pairs; the lane step then puts the chunks in memory order. */
-static inline void store_packed(const skin_job *job, const writer *wr, const vf *o, size_t v)
+ALWAYS_INLINE void store_packed(const skin_job *job, const writer *wr, const vf *o, size_t v,
+                                const int packed)
 {
-    const int q_count = wr->packed / 2;
+    const int q_count = packed / 2;
     vf lo[5], hi[5], chunk[10];
-    for (int q = 0; q < q_count; ++q) {
+    UNROLL for (int q = 0; q < q_count; ++q) {
         lo[q] = v_unpacklo(o[2 * q], o[2 * q + 1]); /* vertices 4k, 4k+1 */
         hi[q] = v_unpackhi(o[2 * q], o[2 * q + 1]); /* vertices 4k+2, 4k+3 */
     }
-    for (int i = 0; i < 2 * q_count; ++i) {
+    UNROLL for (int i = 0; i < 2 * q_count; ++i) {
         int s0 = 2 * i, s1 = 2 * i + 1;
         int g0 = s0 / q_count, g1 = s1 / q_count; /* vertex within the group */
         vf a = (g0 < 2 ? lo : hi)[s0 % q_count], b = (g1 < 2 ? lo : hi)[s1 % q_count];
@@ -307,8 +318,8 @@ static inline void store_packed(const skin_job *job, const writer *wr, const vf 
             chunk[i] = v_blend64(a, b);
     }
     float *dst = (float *)(job->dst[0] + v * job->dst_stride[0]);
-    for (int m = 0; m < 2 * q_count; ++m) {
-        vf x = v_lane_gather(&wr->plan, chunk, m);
+    UNROLL for (int m = 0; m < 2 * q_count; ++m) {
+        vf x = v_lane_gather(chunk, 2 * q_count, m);
         if (job->streaming && wr->aligned)
             v_stream(dst + m * W, x);
         else
@@ -316,15 +327,17 @@ static inline void store_packed(const skin_job *job, const writer *wr, const vf 
     }
 }
 
-static inline void store_block(const skin_job *job, writer *wr, const vf *o, size_t v)
+ALWAYS_INLINE void store_block(const skin_job *job, writer *wr, const vf *o, size_t v)
 {
     if (job->bounds)
         for (int e = 0; e < 3; ++e) {
             wr->bmin[e] = v_min(o[e], wr->bmin[e]); /* a NaN lane keeps the bound */
             wr->bmax[e] = v_max(o[e], wr->bmax[e]);
         }
-    if (wr->packed) {
-        store_packed(job, wr, o, v);
+    if (wr->packed == 10) {
+        store_packed(job, wr, o, v, 10);
+    } else if (wr->packed == 6) {
+        store_packed(job, wr, o, v, 6);
     } else if (job->soa) {
         for (int e = 0; e < SKIN_COMPONENTS; ++e) {
             if (!component_used(job, e)) continue;
@@ -361,10 +374,50 @@ static void store_lanes(const skin_job *job, const vf *o, size_t v, int lo, int 
     }
 }
 
+/* Skins the full blocks in [v, end) of `in` and stores them; with `out`,
+ * skins only the block at v into out (the partial-block path). */
+ALWAYS_INLINE void blocks(const kctx *c, const inputs *in, size_t v, size_t end, writer *wr,
+                          vf *out, const int method, const uint32_t k, const int kind)
+{
+    if (out) {
+        skin_block(c, in, v, out, method, k, kind);
+        return;
+    }
+    for (; v + W <= end; v += W) {
+        vf o[SKIN_COMPONENTS];
+        skin_block(c, in, v, o, method, k, kind);
+        store_block(c->job, wr, o, v);
+    }
+}
+
+/* One copy of the block loop per method, influence count and fetch kind,
+ * so every loop over influences, rows and components unrolls. */
+typedef void (*blocks_fn)(const kctx *, const inputs *, size_t, size_t, writer *, vf *);
+#define BLOCKS(method, k, kind)                                                                  \
+    static void blocks_##method##_##k##_##kind(const kctx *c, const inputs *in, size_t v,       \
+                                               size_t end, writer *wr, vf *out)                 \
+    {                                                                                           \
+        blocks(c, in, v, end, wr, out, method, k, kind);                                        \
+    }
+#if W == 16
+#define BLOCKS_K(method, k) BLOCKS(method, k, FETCH_ROWS) BLOCKS(method, k, FETCH_TABLE2) BLOCKS(method, k, FETCH_TABLE4)
+#define KINDS(method, k) {blocks_##method##_##k##_FETCH_ROWS, blocks_##method##_##k##_FETCH_TABLE2, blocks_##method##_##k##_FETCH_TABLE4}
+#else
+#define BLOCKS_K(method, k) BLOCKS(method, k, FETCH_ROWS)
+#define KINDS(method, k) {blocks_##method##_##k##_FETCH_ROWS, NULL, NULL}
+#endif
+#define BLOCKS_ALL(method) BLOCKS_K(method, 1) BLOCKS_K(method, 2) BLOCKS_K(method, 3) BLOCKS_K(method, 4) \
+                           BLOCKS_K(method, 5) BLOCKS_K(method, 6) BLOCKS_K(method, 7) BLOCKS_K(method, 8)
+#define KINDS_ALL(method) {KINDS(method, 1), KINDS(method, 2), KINDS(method, 3), KINDS(method, 4), \
+                           KINDS(method, 5), KINDS(method, 6), KINDS(method, 7), KINDS(method, 8)}
+BLOCKS_ALL(SKIN_LBS)
+BLOCKS_ALL(SKIN_DQS)
+static const blocks_fn blocks_table[2][SKIN_MAX_INFLUENCES][3] = {KINDS_ALL(SKIN_LBS), KINDS_ALL(SKIN_DQS)};
+
 /* The block starting at vertex v (a multiple of W), of which only lanes
  * [lo, hi) are in the range: inputs are copied into zero-padded scratch so
  * the full-width code never reads past the streams. */
-static void skin_partial(const kctx *c, const inputs *in, size_t v, int lo, int hi)
+static void skin_partial(const kctx *c, blocks_fn fn, const inputs *in, size_t v, int lo, int hi)
 {
     const skin_job *job = c->job;
     const skin_mesh_desc *m = job->mesh;
@@ -383,31 +436,32 @@ static void skin_partial(const kctx *c, const inputs *in, size_t v, int lo, int 
         memcpy(&attr[e][lo], in->a[e] + v + lo, n * sizeof(float));
         scratch.a[e] = attr[e];
     }
-    for (uint32_t i = 0; i < c->k; ++i) {
+    for (uint32_t i = 0; i < m->influence_count; ++i) {
         memcpy((char *)joints[i] + lo * jsize, (const char *)in->joints[i] + (v + lo) * jsize, n * jsize);
         memcpy((char *)weights[i] + lo * wsize, (const char *)in->weights[i] + (v + lo) * wsize, n * wsize);
         scratch.joints[i] = joints[i];
         scratch.weights[i] = weights[i];
     }
     vf o[SKIN_COMPONENTS];
-    skin_block(c, &scratch, 0, o);
+    fn(c, &scratch, 0, W, NULL, o);
     store_lanes(job, o, v, lo, hi);
 }
 
 /* ----------------------------------------------------------------- driver */
 
 #if W == 16
-/* Per-component tables for palettes of at most 64 joints.  Built per call;
- * only worth it when the range is long compared with the palette. */
-static void build_table(source *s, int ncomp, float *table, uint32_t joint_count, size_t count)
+/* Per-component tables for palettes of at most 64 joints, built per call
+ * (only worth it when the range is long compared with the palette). */
+static int table_kind(uint32_t joint_count, size_t count)
 {
-    s->regs = joint_count <= 16 ? 1 : joint_count <= 32 ? 2 : joint_count <= 64 ? 4 : 0;
-    if (count < 4 * (size_t)joint_count) s->regs = 0;
-    if (!s->regs || !s->base) {
-        s->regs = 0;
-        return;
-    }
-    const uint32_t width = 16u * (uint32_t)s->regs;
+    if (count < 4 * (size_t)joint_count) return FETCH_ROWS;
+    return joint_count <= 32 ? FETCH_TABLE2 : joint_count <= 64 ? FETCH_TABLE4 : FETCH_ROWS;
+}
+
+static void build_table(source *s, int ncomp, float *table, uint32_t joint_count, int kind)
+{
+    if (!s->base) return;
+    const uint32_t width = 16u * (uint32_t)kind;
     for (int e = 0; e < ncomp; ++e)
         for (uint32_t j = 0; j < width; ++j)
             table[64 * e + j] = j < joint_count ? s->base[(size_t)j * s->stride + e] : 0.0f;
@@ -424,7 +478,6 @@ void SKIN_KERNEL_NAME(const skin_job *job)
     kctx c;
     memset(&c, 0, sizeof c);
     c.job = job;
-    c.k = m->influence_count;
     c.jmax = v_set1_i32((int32_t)job->joint_max);
     if (job->method == SKIN_LBS) {
         c.mat = (source){.base = pal->matrices, .stride = 12};
@@ -433,30 +486,28 @@ void SKIN_KERNEL_NAME(const skin_job *job)
         c.dq = (source){.base = pal->dual_quats, .stride = 8};
         c.sc = (source){.base = pal->scales, .stride = 3};
     }
+    c.kind = FETCH_ROWS;
 #if W == 16
     SIMDE_ALIGN_TO_64 float tables[12 + 9][64];
-    if (job->method == SKIN_LBS) {
-        build_table(&c.mat, 12, tables[0], pal->joint_count, job->count);
-        build_table(&c.nmat, 9, tables[12], pal->joint_count, job->count);
-    } else {
-        build_table(&c.dq, 8, tables[0], pal->joint_count, job->count);
-        build_table(&c.sc, 3, tables[8], pal->joint_count, job->count);
+    c.kind = table_kind(pal->joint_count, job->count);
+    if (c.kind != FETCH_ROWS) {
+        if (job->method == SKIN_LBS) {
+            build_table(&c.mat, 12, tables[0], pal->joint_count, c.kind);
+            build_table(&c.nmat, 9, tables[12], pal->joint_count, c.kind);
+        } else {
+            build_table(&c.dq, 8, tables[0], pal->joint_count, c.kind);
+            build_table(&c.sc, 3, tables[8], pal->joint_count, c.kind);
+        }
     }
-    if (job->method == SKIN_LBS)
-        c.rows = !c.mat.regs || (c.nmat.base && !c.nmat.regs);
-    else
-        c.rows = !c.dq.regs || (c.sc.base && !c.sc.regs);
-#else
-    c.rows = 1;
 #endif
+    const blocks_fn fn = blocks_table[job->method == SKIN_DQS][m->influence_count - 1][c.kind / 2];
 
     inputs in = {{m->px, m->py, m->pz, m->nx, m->ny, m->nz, m->tx, m->ty, m->tz, m->tw}, {0}, {0}};
-    for (uint32_t i = 0; i < c.k; ++i) in.joints[i] = m->joints[i], in.weights[i] = m->weights[i];
+    for (uint32_t i = 0; i < m->influence_count; ++i) in.joints[i] = m->joints[i], in.weights[i] = m->weights[i];
 
     writer wr;
     memset(&wr, 0, sizeof wr);
     wr.packed = packed_components(job);
-    if (wr.packed) v_lane_plan(&wr.plan, wr.packed);
     /* Streaming stores need every block's vectors aligned: blocks start at
      * multiples of W, so aligned bases are enough. */
     wr.aligned = 1;
@@ -465,18 +516,18 @@ void SKIN_KERNEL_NAME(const skin_job *job)
     for (int e = 0; e < 3; ++e) wr.bmin[e] = v_set1(INFINITY), wr.bmax[e] = v_set1(-INFINITY);
 
     const size_t first = job->first, end = job->first + job->count;
+    const size_t full_end = end - end % W;
     size_t v = first - first % W;
-    vf o[SKIN_COMPONENTS];
-    if (v < first || end - v < W) { /* head block */
+    if (v < first) { /* head: the block holding `first` */
         int hi = end - v < W ? (int)(end - v) : W;
-        skin_partial(&c, &in, v, (int)(first - v), hi);
+        skin_partial(&c, fn, &in, v, (int)(first - v), hi);
         v += W;
     }
-    for (; v + W <= end; v += W) {
-        skin_block(&c, &in, v, o);
-        store_block(job, &wr, o, v);
+    if (v < full_end) {
+        fn(&c, &in, v, full_end, &wr, NULL);
+        v = full_end;
     }
-    if (v < end) skin_partial(&c, &in, v, 0, (int)(end - v));
+    if (v < end) skin_partial(&c, fn, &in, v, 0, (int)(end - v)); /* tail */
 
     if (job->streaming) simde_mm_sfence();
     if (job->bounds) {

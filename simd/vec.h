@@ -34,10 +34,19 @@ static inline vf v_mul(vf a, vf b) { return simde_mm512_mul_ps(a, b); }
 static inline vf v_fmadd(vf a, vf b, vf c) { return simde_mm512_fmadd_ps(a, b, c); }
 static inline vf v_div(vf a, vf b) { return simde_mm512_div_ps(a, b); }
 static inline vf v_sqrt(vf a) { return simde_mm512_sqrt_ps(a); }
+/* SIMDe 0.7 has no rsqrt14: two 256-bit estimates. */
+static inline vf v_rsqrt_estimate(vf a)
+{
+    simde__m256 lo = simde_mm256_rsqrt_ps(simde_mm512_castps512_ps256(a));
+    simde__m256 hi = simde_mm256_rsqrt_ps(simde_mm256_castpd_ps(simde_mm512_extractf64x4_pd(simde_mm512_castps_pd(a), 1)));
+    return simde_mm512_castpd_ps(simde_mm512_insertf64x4(simde_mm512_castpd256_pd512(simde_mm256_castps_pd(lo)),
+                                                         simde_mm256_castps_pd(hi), 1));
+}
 static inline vf v_min(vf a, vf b) { return simde_mm512_min_ps(a, b); }
 static inline vf v_max(vf a, vf b) { return simde_mm512_max_ps(a, b); }
 static inline vm v_lt(vf a, vf b) { return simde_mm512_cmp_ps_mask(a, b, SIMDE_CMP_LT_OQ); }
 static inline vf v_select(vm m, vf t, vf f) { return simde_mm512_mask_blend_ps(m, f, t); }
+static inline int v_any(vm m) { return m != 0; }
 static inline vi v_min_i32(vi a, vi b) { return simde_mm512_min_epi32(a, b); }
 static inline void v_store_i32(int32_t *p, vi a) { simde_mm512_storeu_si512(p, a); }
 static inline vi v_set1_i32(int32_t x) { return simde_mm512_set1_epi32(x); }
@@ -45,8 +54,9 @@ static inline vf v_from_u32(vi a) { return simde_mm512_cvtepu32_ps(a); }
 static inline vi v_load_u16(const uint16_t *p)
 {
     /* zero-extend: 16-bit element i moves to slot 2i, odd slots zeroed */
-    const vi idx = simde_mm512_set_epi16(0, 15, 0, 14, 0, 13, 0, 12, 0, 11, 0, 10, 0, 9, 0, 8,
-                                         0, 7, 0, 6, 0, 5, 0, 4, 0, 3, 0, 2, 0, 1, 0, 0);
+    static const uint16_t order[32] = {0, 0, 1, 0, 2, 0, 3, 0, 4, 0, 5, 0, 6, 0, 7, 0,
+                                       8, 0, 9, 0, 10, 0, 11, 0, 12, 0, 13, 0, 14, 0, 15, 0};
+    const vi idx = simde_mm512_loadu_si512(order);
     vi x = simde_mm512_castsi256_si512(simde_mm256_loadu_si256(p));
     return simde_mm512_maskz_permutexvar_epi16(0x55555555u, idx, x);
 }
@@ -80,33 +90,38 @@ static inline vf v_blend64(vf a, vf b)
     return simde_mm512_castpd_ps(simde_mm512_mask_blend_pd(0xAA, simde_mm512_castps_pd(a), simde_mm512_castps_pd(b)));
 }
 
-/* Cross-lane step of the AoS packing (see pack_plan in kernel.c): lane k of
- * c[i] is 16-byte chunk (k, i); out gets the chunks in k-major order.  Two
- * two-source permutes and a blend per output register. */
-typedef struct lane_plan {
-    vi idx_lo[10], idx_hi[10];
-    int src[10][4];
-} lane_plan;
-static inline void v_lane_plan(lane_plan *p, int n)
+/* Cross-lane step of the AoS packing (see store_packed in kernel.c): lane k
+ * of c[i] holds 16-byte chunk i of 4-vertex group k, for n = 6 or 10 chunks
+ * per group; output register m gets chunks 4m .. 4m+3 in memory order, with
+ * two two-source permutes and a blend.  Tables: chunk sources and qword
+ * permute indices (generated from g = 4m + s, k = g / n, i = g % n). */
+static const int lane_src6[6][4] = {{0, 1, 2, 3}, {4, 5, 0, 1}, {2, 3, 4, 5}, {0, 1, 2, 3}, {4, 5, 0, 1}, {2, 3, 4, 5}};
+SIMDE_ALIGN_TO_64 static const int64_t lane_idx6[6][2][8] = {
+    {{0, 1, 8, 9, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 1, 8, 9}},
+    {{0, 1, 8, 9, 0, 0, 0, 0}, {0, 0, 0, 0, 2, 3, 10, 11}},
+    {{2, 3, 10, 11, 0, 0, 0, 0}, {0, 0, 0, 0, 2, 3, 10, 11}},
+    {{4, 5, 12, 13, 0, 0, 0, 0}, {0, 0, 0, 0, 4, 5, 12, 13}},
+    {{4, 5, 12, 13, 0, 0, 0, 0}, {0, 0, 0, 0, 6, 7, 14, 15}},
+    {{6, 7, 14, 15, 0, 0, 0, 0}, {0, 0, 0, 0, 6, 7, 14, 15}}};
+static const int lane_src10[10][4] = {{0, 1, 2, 3}, {4, 5, 6, 7}, {8, 9, 0, 1}, {2, 3, 4, 5}, {6, 7, 8, 9}, {0, 1, 2, 3}, {4, 5, 6, 7}, {8, 9, 0, 1}, {2, 3, 4, 5}, {6, 7, 8, 9}};
+SIMDE_ALIGN_TO_64 static const int64_t lane_idx10[10][2][8] = {
+    {{0, 1, 8, 9, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 1, 8, 9}},
+    {{0, 1, 8, 9, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 1, 8, 9}},
+    {{0, 1, 8, 9, 0, 0, 0, 0}, {0, 0, 0, 0, 2, 3, 10, 11}},
+    {{2, 3, 10, 11, 0, 0, 0, 0}, {0, 0, 0, 0, 2, 3, 10, 11}},
+    {{2, 3, 10, 11, 0, 0, 0, 0}, {0, 0, 0, 0, 2, 3, 10, 11}},
+    {{4, 5, 12, 13, 0, 0, 0, 0}, {0, 0, 0, 0, 4, 5, 12, 13}},
+    {{4, 5, 12, 13, 0, 0, 0, 0}, {0, 0, 0, 0, 4, 5, 12, 13}},
+    {{4, 5, 12, 13, 0, 0, 0, 0}, {0, 0, 0, 0, 6, 7, 14, 15}},
+    {{6, 7, 14, 15, 0, 0, 0, 0}, {0, 0, 0, 0, 6, 7, 14, 15}},
+    {{6, 7, 14, 15, 0, 0, 0, 0}, {0, 0, 0, 0, 6, 7, 14, 15}}};
+static inline __attribute__((always_inline)) vf v_lane_gather(const vf *c, const int n, const int m)
 {
-    for (int m = 0; m < n; ++m) {
-        int64_t q[2][8] = {{0}};
-        for (int s = 0; s < 4; ++s) {
-            int g = 4 * m + s, k = g / n;
-            p->src[m][s] = g % n;
-            q[s >> 1][2 * s + 0] = 8 * (s & 1) + 2 * k;
-            q[s >> 1][2 * s + 1] = 8 * (s & 1) + 2 * k + 1;
-        }
-        p->idx_lo[m] = simde_mm512_loadu_si512(q[0]);
-        p->idx_hi[m] = simde_mm512_loadu_si512(q[1]);
-    }
-}
-static inline vf v_lane_gather(const lane_plan *p, const vf *c, int m)
-{
-    const int *s = p->src[m];
-    simde__m512d lo = simde_mm512_permutex2var_pd(simde_mm512_castps_pd(c[s[0]]), p->idx_lo[m],
+    const int *s = n == 6 ? lane_src6[m] : lane_src10[m];
+    const int64_t *idx = n == 6 ? lane_idx6[m][0] : lane_idx10[m][0];
+    simde__m512d lo = simde_mm512_permutex2var_pd(simde_mm512_castps_pd(c[s[0]]), simde_mm512_load_si512(idx),
                                                   simde_mm512_castps_pd(c[s[1]]));
-    simde__m512d hi = simde_mm512_permutex2var_pd(simde_mm512_castps_pd(c[s[2]]), p->idx_hi[m],
+    simde__m512d hi = simde_mm512_permutex2var_pd(simde_mm512_castps_pd(c[s[2]]), simde_mm512_load_si512(idx + 8),
                                                   simde_mm512_castps_pd(c[s[3]]));
     return simde_mm512_castpd_ps(simde_mm512_mask_blend_pd(0xF0, lo, hi));
 }
@@ -129,10 +144,12 @@ static inline vf v_mul(vf a, vf b) { return simde_mm256_mul_ps(a, b); }
 static inline vf v_fmadd(vf a, vf b, vf c) { return simde_mm256_fmadd_ps(a, b, c); }
 static inline vf v_div(vf a, vf b) { return simde_mm256_div_ps(a, b); }
 static inline vf v_sqrt(vf a) { return simde_mm256_sqrt_ps(a); }
+static inline vf v_rsqrt_estimate(vf a) { return simde_mm256_rsqrt_ps(a); }
 static inline vf v_min(vf a, vf b) { return simde_mm256_min_ps(a, b); }
 static inline vf v_max(vf a, vf b) { return simde_mm256_max_ps(a, b); }
 static inline vm v_lt(vf a, vf b) { return simde_mm256_cmp_ps(a, b, SIMDE_CMP_LT_OQ); }
 static inline vf v_select(vm m, vf t, vf f) { return simde_mm256_blendv_ps(f, t, m); }
+static inline int v_any(vm m) { return simde_mm256_movemask_ps(m) != 0; }
 static inline vi v_min_i32(vi a, vi b) { return simde_mm256_min_epi32(a, b); }
 static inline void v_store_i32(int32_t *p, vi a) { simde_mm256_storeu_si256(p, a); }
 static inline vi v_set1_i32(int32_t x) { return simde_mm256_set1_epi32(x); }
@@ -159,16 +176,13 @@ static inline vf v_blend64(vf a, vf b)
     return simde_mm256_castpd_ps(simde_mm256_blend_pd(simde_mm256_castps_pd(a), simde_mm256_castps_pd(b), 0xA));
 }
 
-typedef struct lane_plan { int n; } lane_plan;
-static inline void v_lane_plan(lane_plan *p, int n) { p->n = n; }
 /* n is even, so both chunks of output m come from the same lane k. */
-static inline vf v_lane_gather(const lane_plan *p, const vf *c, int m)
+static inline __attribute__((always_inline)) vf v_lane_gather(const vf *c, const int n, const int m)
 {
-    int g = 2 * m, k = g / p->n, i = g % p->n;
+    int g = 2 * m, k = g / n, i = g % n;
     return k ? simde_mm256_permute2f128_ps(c[i], c[i + 1], 0x31)
              : simde_mm256_permute2f128_ps(c[i], c[i + 1], 0x20);
 }
-
 #elif SKIN_W == 4
 #include <simde/x86/sse4.1.h>
 #include <simde/x86/fma.h>
@@ -188,10 +202,12 @@ static inline vf v_mul(vf a, vf b) { return simde_mm_mul_ps(a, b); }
 static inline vf v_fmadd(vf a, vf b, vf c) { return simde_mm_fmadd_ps(a, b, c); }
 static inline vf v_div(vf a, vf b) { return simde_mm_div_ps(a, b); }
 static inline vf v_sqrt(vf a) { return simde_mm_sqrt_ps(a); }
+static inline vf v_rsqrt_estimate(vf a) { return simde_mm_rsqrt_ps(a); }
 static inline vf v_min(vf a, vf b) { return simde_mm_min_ps(a, b); }
 static inline vf v_max(vf a, vf b) { return simde_mm_max_ps(a, b); }
 static inline vm v_lt(vf a, vf b) { return simde_mm_cmplt_ps(a, b); }
 static inline vf v_select(vm m, vf t, vf f) { return simde_mm_or_ps(simde_mm_and_ps(m, t), simde_mm_andnot_ps(m, f)); }
+static inline int v_any(vm m) { return simde_mm_movemask_ps(m) != 0; }
 static inline vi v_min_i32(vi a, vi b) { return simde_mm_min_epi32(a, b); }
 static inline void v_store_i32(int32_t *p, vi a) { simde_mm_storeu_si128(p, a); }
 static inline vi v_set1_i32(int32_t x) { return simde_mm_set1_epi32(x); }
@@ -214,12 +230,27 @@ static inline vf v_blend64(vf a, vf b)
 {
     return simde_mm_castpd_ps(simde_mm_move_sd(simde_mm_castps_pd(b), simde_mm_castps_pd(a)));
 }
-typedef struct lane_plan { int n; } lane_plan;
-static inline void v_lane_plan(lane_plan *p, int n) { p->n = n; }
-static inline vf v_lane_gather(const lane_plan *p, const vf *c, int m) { (void)p; return c[m]; }
+static inline vf v_lane_gather(const vf *c, const int n, const int m)
+{
+    (void)n;
+    return c[m];
+}
 #else
 #error "SKIN_W must be 4, 8 or 16"
 #endif
+
+/* 1 / sqrt(a) to about 1e-7 relative: the estimate (12 bits on x86, 8 on
+ * NEON) refined by Newton-Raphson, far cheaper than sqrt and divide. */
+static inline vf v_rsqrt(vf a)
+{
+    vf y = v_rsqrt_estimate(a);
+    const vf half_a = v_mul(v_set1(0.5f), a), three_halves = v_set1(1.5f);
+    y = v_mul(y, v_sub(three_halves, v_mul(half_a, v_mul(y, y))));
+#if defined(SIMDE_ARM_NEON_A32V7_NATIVE)
+    y = v_mul(y, v_sub(three_halves, v_mul(half_a, v_mul(y, y))));
+#endif
+    return y;
+}
 
 static inline vf v_neg_if(vm m, vf a) { return v_select(m, v_sub(v_zero(), a), a); }
 
