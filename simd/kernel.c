@@ -73,6 +73,17 @@ ALWAYS_INLINE vf fetch1(const source *s, vi j, const int32_t *jl, int e, const i
     return v_loadu(tmp);
 }
 
+/* acc[e] += sum_i w[i] * component (first + e) of joint j[i], e < n, for
+ * the table kinds: component by component, so each table is loaded once
+ * per block rather than once per influence. */
+ALWAYS_INLINE void blend_table(const source *s, const vi *j, const vf *w, int first, int n, vf *acc,
+                               const uint32_t k, const int kind)
+{
+    UNROLL for (int e = 0; e < n; ++e)
+        UNROLL for (uint32_t i = 0; i < k; ++i)
+            acc[e] = v_fmadd(w[i], table_fetch(s, j[i], first + e, kind), acc[e]);
+}
+
 /* ----------------------------------------------------------------- blocks */
 
 /* Input streams, so that the main path and the scratch copy look alike. */
@@ -127,54 +138,57 @@ ALWAYS_INLINE void mat3(const vf *r, int rs, vf *x, vf *y, vf *z)
     *z = v_fmadd(r[2 * rs], a, v_fmadd(r[2 * rs + 1], b, v_mul(r[2 * rs + 2], c)));
 }
 
-ALWAYS_INLINE void lbs(const kctx *c, const influences *f, vf *o, const uint32_t k, const int kind)
+/* Both methods end in a blended 3x4 matrix m (and, for normals, optionally
+ * a 3x3 nm): p' = m (p, 1), n' = (nm or m) n, t' = m t. */
+ALWAYS_INLINE void apply(const skin_job *job, const vf *m, const vf *nm, vf *o)
 {
-    vf m[12];
-    for (int e = 0; e < 12; ++e) m[e] = v_zero();
-    for (uint32_t i = 0; i < k; ++i) {
-        for (int row = 0; row < 3; ++row) {
-            vf r[4];
-            fetch4(&c->mat, f->j[i], f->jl[i], row, r, kind);
-            for (int q = 0; q < 4; ++q) m[4 * row + q] = v_fmadd(f->w[i], r[q], m[4 * row + q]);
-        }
-    }
     vf x = o[0], y = o[1], z = o[2];
     o[0] = v_fmadd(m[0], x, v_fmadd(m[1], y, v_fmadd(m[2], z, m[3])));
     o[1] = v_fmadd(m[4], x, v_fmadd(m[5], y, v_fmadd(m[6], z, m[7])));
     o[2] = v_fmadd(m[8], x, v_fmadd(m[9], y, v_fmadd(m[10], z, m[11])));
+    if (job->normals) {
+        if (nm)
+            mat3(nm, 3, &o[3], &o[4], &o[5]);
+        else
+            mat3(m, 4, &o[3], &o[4], &o[5]);
+    }
+    if (job->tangents) mat3(m, 4, &o[6], &o[7], &o[8]);
+}
+
+ALWAYS_INLINE void lbs(const kctx *c, const influences *f, vf *o, const uint32_t k, const int kind)
+{
+    vf m[12];
+    UNROLL for (int e = 0; e < 12; ++e) m[e] = v_zero();
+    if (kind != FETCH_ROWS) {
+        blend_table(&c->mat, f->j, f->w, 0, 12, m, k, kind);
+    } else {
+        UNROLL for (uint32_t i = 0; i < k; ++i) {
+            UNROLL for (int row = 0; row < 3; ++row) {
+                vf r[4];
+                fetch4(&c->mat, f->j[i], f->jl[i], row, r, kind);
+                UNROLL for (int q = 0; q < 4; ++q) m[4 * row + q] = v_fmadd(f->w[i], r[q], m[4 * row + q]);
+            }
+        }
+    }
     if (!c->nmat.base) {
-        if (c->job->normals) mat3(m, 4, &o[3], &o[4], &o[5]);
-        if (c->job->tangents) mat3(m, 4, &o[6], &o[7], &o[8]);
+        apply(c->job, m, NULL, o);
         return;
     }
-    /* Normal matrices are blended only now, once m is dead, so the two
-     * never compete for registers. */
     vf nm[9];
-    for (int e = 0; e < 9; ++e) nm[e] = v_zero();
-    for (uint32_t i = 0; i < k; ++i) {
+    UNROLL for (int e = 0; e < 9; ++e) nm[e] = v_zero();
+    if (kind != FETCH_ROWS) {
+        blend_table(&c->nmat, f->j, f->w, 0, 9, nm, k, kind);
+        apply(c->job, m, nm, o);
+        return;
+    }
+    UNROLL for (uint32_t i = 0; i < k; ++i) {
         vf r[8];
         fetch4(&c->nmat, f->j[i], f->jl[i], 0, r, kind);
         fetch4(&c->nmat, f->j[i], f->jl[i], 1, r + 4, kind);
-        for (int e = 0; e < 8; ++e) nm[e] = v_fmadd(f->w[i], r[e], nm[e]);
+        UNROLL for (int e = 0; e < 8; ++e) nm[e] = v_fmadd(f->w[i], r[e], nm[e]);
         nm[8] = v_fmadd(f->w[i], fetch1(&c->nmat, f->j[i], f->jl[i], 8, kind), nm[8]);
     }
-    if (c->job->normals) mat3(nm, 3, &o[3], &o[4], &o[5]);
-    if (c->job->tangents) mat3(nm, 3, &o[6], &o[7], &o[8]);
-}
-
-ALWAYS_INLINE vf cross_x(vf ay, vf az, vf by, vf bz) { return v_sub(v_mul(ay, bz), v_mul(az, by)); }
-
-/* v + 2 r x (r x v + rw v) */
-ALWAYS_INLINE void rotate(const vf *b, vf *x, vf *y, vf *z)
-{
-    vf ux = v_fmadd(b[3], *x, cross_x(b[1], b[2], *y, *z));
-    vf uy = v_fmadd(b[3], *y, cross_x(b[2], b[0], *z, *x));
-    vf uz = v_fmadd(b[3], *z, cross_x(b[0], b[1], *x, *y));
-    const vf two = v_set1(2.0f);
-    vf cx = cross_x(b[1], b[2], uy, uz), cy = cross_x(b[2], b[0], uz, ux), cz = cross_x(b[0], b[1], ux, uy);
-    *x = v_fmadd(two, cx, *x);
-    *y = v_fmadd(two, cy, *y);
-    *z = v_fmadd(two, cz, *z);
+    apply(c->job, m, nm, o);
 }
 
 ALWAYS_INLINE vf dot4(const vf *a, const vf *b)
@@ -182,25 +196,41 @@ ALWAYS_INLINE vf dot4(const vf *a, const vf *b)
     return v_fmadd(a[0], b[0], v_fmadd(a[1], b[1], v_fmadd(a[2], b[2], v_mul(a[3], b[3]))));
 }
 
+ALWAYS_INLINE vf cross_x(vf ay, vf az, vf by, vf bz) { return v_sub(v_mul(ay, bz), v_mul(az, by)); }
+
 ALWAYS_INLINE void dqs(const kctx *c, const influences *f, vf *o, const uint32_t k, const int kind)
 {
-    vf b[8], pivot[4], s[3];
-    for (int e = 0; e < 8; ++e) b[e] = v_zero();
-    for (int e = 0; e < 3; ++e) s[e] = v_zero();
+    vf b[8], s[3];
+    UNROLL for (int e = 0; e < 8; ++e) b[e] = v_zero();
+    UNROLL for (int e = 0; e < 3; ++e) s[e] = v_zero();
     const int use_sc = c->sc.base != NULL;
-    for (uint32_t i = 0; i < k; ++i) {
+    /* Real parts first, influence by influence: each one's sign against
+     * the pivot's (slot 0) flips its weight (antipodality). */
+    vf pivot[4], ws[SKIN_MAX_INFLUENCES];
+    UNROLL for (uint32_t i = 0; i < k; ++i) {
         vf q[8];
         fetch4(&c->dq, f->j[i], f->jl[i], 0, q, kind);
-        fetch4(&c->dq, f->j[i], f->jl[i], 1, q + 4, kind);
-        if (i == 0)
-            for (int e = 0; e < 4; ++e) pivot[e] = q[e];
-        /* antipodality: flip the weight where the real part points away
-         * from the pivot's (slot 0) */
-        vf w = v_neg_if(v_lt(dot4(q, pivot), v_zero()), f->w[i]);
-        for (int e = 0; e < 8; ++e) b[e] = v_fmadd(w, q[e], b[e]);
-        if (use_sc)
-            for (int e = 0; e < 3; ++e)
-                s[e] = v_fmadd(f->w[i], fetch1(&c->sc, f->j[i], f->jl[i], e, kind), s[e]);
+        ws[i] = f->w[i];
+        if (i == 0) {
+            UNROLL for (int e = 0; e < 4; ++e) pivot[e] = q[e];
+        } else {
+            ws[i] = v_neg_if(v_lt(dot4(q, pivot), v_zero()), ws[i]);
+        }
+        UNROLL for (int e = 0; e < 4; ++e) b[e] = v_fmadd(ws[i], q[e], b[e]);
+        if (kind == FETCH_ROWS) {
+            fetch4(&c->dq, f->j[i], f->jl[i], 1, q + 4, kind);
+            UNROLL for (int e = 4; e < 8; ++e) b[e] = v_fmadd(ws[i], q[e], b[e]);
+        }
+    }
+    if (kind != FETCH_ROWS) blend_table(&c->dq, f->j, ws, 4, 4, b + 4, k, kind);
+    if (use_sc) {
+        if (kind != FETCH_ROWS) {
+            blend_table(&c->sc, f->j, f->w, 0, 3, s, k, kind);
+        } else {
+            UNROLL for (uint32_t i = 0; i < k; ++i)
+                UNROLL for (int e = 0; e < 3; ++e)
+                    s[e] = v_fmadd(f->w[i], fetch1(&c->sc, f->j[i], f->jl[i], e, kind), s[e]);
+        }
     }
     vf n2 = dot4(b, b);
     vm small = v_lt(n2, v_set1(SKIN_DQS_MIN_NORM * SKIN_DQS_MIN_NORM));
@@ -208,33 +238,41 @@ ALWAYS_INLINE void dqs(const kctx *c, const influences *f, vf *o, const uint32_t
         vf q[8];
         fetch4(&c->dq, f->j[0], f->jl[0], 0, q, kind);
         fetch4(&c->dq, f->j[0], f->jl[0], 1, q + 4, kind);
-        for (int e = 0; e < 8; ++e) b[e] = v_select(small, q[e], b[e]);
+        UNROLL for (int e = 0; e < 8; ++e) b[e] = v_select(small, q[e], b[e]);
         n2 = v_select(small, dot4(q, q), n2);
         if (use_sc)
-            for (int e = 0; e < 3; ++e)
+            UNROLL for (int e = 0; e < 3; ++e)
                 s[e] = v_select(small, fetch1(&c->sc, f->j[0], f->jl[0], e, kind), s[e]);
     }
+    /* The unit dual quaternion b / |b.real| as a matrix, with the 1 / n2 of
+     * the normalisation folded into k2 = 2 / n2. */
     vf inv = v_rsqrt(n2);
-    for (int e = 0; e < 8; ++e) b[e] = v_mul(b[e], inv);
-
-    if (use_sc) {
-        for (int e = 0; e < 3; ++e) {
-            o[e] = v_mul(o[e], s[e]);
-            o[6 + e] = v_mul(o[6 + e], s[e]);
-            o[3 + e] = v_div(o[3 + e], s[e]);
-        }
+    vf k2 = v_mul(v_set1(2.0f), v_mul(inv, inv));
+    vf X = v_mul(b[0], k2), Y = v_mul(b[1], k2), Z = v_mul(b[2], k2);
+    vf xx = v_mul(b[0], X), yy = v_mul(b[1], Y), zz = v_mul(b[2], Z);
+    vf xy = v_mul(b[0], Y), xz = v_mul(b[0], Z), yz = v_mul(b[1], Z);
+    vf wx = v_mul(b[3], X), wy = v_mul(b[3], Y), wz = v_mul(b[3], Z);
+    const vf one = v_set1(1.0f);
+    vf m[12];
+    m[0] = v_sub(one, v_add(yy, zz)), m[1] = v_sub(xy, wz), m[2] = v_add(xz, wy);
+    m[4] = v_add(xy, wz), m[5] = v_sub(one, v_add(xx, zz)), m[6] = v_sub(yz, wx);
+    m[8] = v_sub(xz, wy), m[9] = v_add(yz, wx), m[10] = v_sub(one, v_add(xx, yy));
+    /* translation (2 / n2) (rw d - dw r + r x d) */
+    m[3] = v_mul(k2, v_add(v_fmadd(b[3], b[4], v_mul(v_sub(v_zero(), b[7]), b[0])), cross_x(b[1], b[2], b[5], b[6])));
+    m[7] = v_mul(k2, v_add(v_fmadd(b[3], b[5], v_mul(v_sub(v_zero(), b[7]), b[1])), cross_x(b[2], b[0], b[6], b[4])));
+    m[11] = v_mul(k2, v_add(v_fmadd(b[3], b[6], v_mul(v_sub(v_zero(), b[7]), b[2])), cross_x(b[0], b[1], b[4], b[5])));
+    if (!use_sc) {
+        apply(c->job, m, NULL, o);
+        return;
     }
-    rotate(b, &o[0], &o[1], &o[2]);
-    if (c->job->normals) rotate(b, &o[3], &o[4], &o[5]);
-    if (c->job->tangents) rotate(b, &o[6], &o[7], &o[8]);
-    /* translation 2 (rw d - dw r + r x d) */
-    const vf two = v_set1(2.0f);
-    vf tx = v_add(v_sub(v_mul(b[3], b[4]), v_mul(b[7], b[0])), cross_x(b[1], b[2], b[5], b[6]));
-    vf ty = v_add(v_sub(v_mul(b[3], b[5]), v_mul(b[7], b[1])), cross_x(b[2], b[0], b[6], b[4]));
-    vf tz = v_add(v_sub(v_mul(b[3], b[6]), v_mul(b[7], b[2])), cross_x(b[0], b[1], b[4], b[5]));
-    o[0] = v_fmadd(two, tx, o[0]);
-    o[1] = v_fmadd(two, ty, o[1]);
-    o[2] = v_fmadd(two, tz, o[2]);
+    /* scale in bind space: m = R S for points and tangents, R S^-1 for normals */
+    vf nm[9];
+    UNROLL for (int r = 0; r < 3; ++r)
+        UNROLL for (int col = 0; col < 3; ++col) {
+            nm[3 * r + col] = v_div(m[4 * r + col], s[col]);
+            m[4 * r + col] = v_mul(m[4 * r + col], s[col]);
+        }
+    apply(c->job, m, nm, o);
 }
 
 ALWAYS_INLINE void normalize3(vf *x, vf *y, vf *z)

@@ -252,7 +252,11 @@ static inline vf v_rsqrt(vf a)
     return y;
 }
 
+#if SKIN_W == 16
+static inline vf v_neg_if(vm m, vf a) { return simde_mm512_mask_sub_ps(a, m, v_zero(), a); }
+#else
 static inline vf v_neg_if(vm m, vf a) { return v_select(m, v_sub(v_zero(), a), a); }
+#endif
 
 /* In-lane 4x4 transpose: in each 128-bit lane, rows a..d become columns. */
 static inline void v_transpose4(vf *a, vf *b, vf *c, vf *d)

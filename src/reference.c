@@ -53,10 +53,8 @@ static void lbs(const skin_job *job, size_t v, vertex *x)
             for (int e = 0; e < 9; ++e) nm[e] += w * pal->normal_matrices[9 * j + e];
     }
     x->p = add(apply3(m, 4, x->p), (vec3){m[3], m[7], m[11]});
-    const double *r = pal->normal_matrices ? nm : m;
-    int stride = pal->normal_matrices ? 3 : 4;
-    x->n = apply3(r, stride, x->n);
-    x->t = apply3(r, stride, x->t);
+    x->n = pal->normal_matrices ? apply3(nm, 3, x->n) : apply3(m, 4, x->n);
+    x->t = apply3(m, 4, x->t);
 }
 
 static void load_dq(const float *f, double q[8])

@@ -124,8 +124,9 @@ typedef struct skin_mesh_desc {
  *    transform already multiplied by its inverse bind matrix.  Needed by LBS.
  *  - normal_matrices (optional, LBS): 9 floats per joint, row-major 3x3
  *    inverse-transpose of the matrix's 3x3 part; blended with the same weights
- *    and used for normals and tangents instead of the matrix's 3x3.  Only needed
- *    under non-uniform scale or shear.
+ *    and used for normals instead of the matrix's 3x3 (tangents, being
+ *    surface directions, always use the matrix).  Only needed under
+ *    non-uniform scale or shear.
  *  - dual_quats: 8 floats per joint (real xyzw, dual xyzw), real part of unit
  *    length.  Needed by DQS.
  *  - scales (optional, DQS): 3 floats per joint, per-axis scale applied in
@@ -141,7 +142,8 @@ typedef struct skin_palette {
 } skin_palette;
 
 typedef enum skin_method {
-    /** Linear blend: M = sum w_i M_i; p' = M (p,1); n' = R n; t' = R t. */
+    /** Linear blend: M = sum w_i M_i; p' = M (p,1); n' = R n; t' = R t, with R
+     *  M's 3x3 (for n: the blended normal matrix when the palette has them). */
     SKIN_LBS = 1,
     /**
      * Dual quaternion (Kavan et al., DLB): b = sum s_i w_i dq_i with
