@@ -314,11 +314,12 @@ static int component_used(const skin_job *job, int e)
 }
 
 /* The interleaved vertex this kernel packs in registers: the first K
- * components contiguous (position+normal: 6, +tangent: 10), stride 4K. */
+ * components contiguous (position: 3, +normal: 6, +tangent: 10), stride 4K. */
 static int packed_components(const skin_job *job)
 {
-    if (job->soa || !job->normals) return 0;
-    const int k = job->tangents ? 10 : 6;
+    if (job->soa || (job->tangents && !job->normals)) return 0;
+    const int k = job->tangents ? 10 : job->normals ? 6 : 3;
+    if (k == 3 && !V_HAS_PACK3) return 0;
     for (int e = 0; e < k; ++e)
         if (job->dst[e] != job->dst[0] + 4 * e || job->dst_stride[e] != (size_t)(4 * k)) return 0;
     return k;
@@ -376,6 +377,14 @@ ALWAYS_INLINE void store_block(const skin_job *job, writer *wr, const vf *o, siz
         store_packed(job, wr, o, v, 10);
     } else if (wr->packed == 6) {
         store_packed(job, wr, o, v, 6);
+    } else if (wr->packed == 3) {
+        float *dst = (float *)(job->dst[0] + v * job->dst_stride[0]);
+        UNROLL for (int m = 0; m < 3; ++m) {
+            if (job->streaming && wr->aligned)
+                v_stream(dst + m * W, v_pack3(o, m));
+            else
+                v_storeu(dst + m * W, v_pack3(o, m));
+        }
     } else if (job->soa) {
         for (int e = 0; e < SKIN_COMPONENTS; ++e) {
             if (!component_used(job, e)) continue;

@@ -126,6 +126,19 @@ static inline __attribute__((always_inline)) vf v_lane_gather(const vf *c, const
     return simde_mm512_castpd_ps(simde_mm512_mask_blend_pd(0xF0, lo, hi));
 }
 
+/* Positions only (3 floats a vertex): output register m of the packed
+ * x y z x y z ... stream, from two permutes (f = 16m + t: vertex f / 3,
+ * component f mod 3). */
+#define V_HAS_PACK3 1
+SIMDE_ALIGN_TO_64 static const int32_t pack3_xy[3][16] = {{0, 16, 0, 1, 17, 0, 2, 18, 0, 3, 19, 0, 4, 20, 0, 5}, {21, 0, 6, 22, 0, 7, 23, 0, 8, 24, 0, 9, 25, 0, 10, 26}, {0, 11, 27, 0, 12, 28, 0, 13, 29, 0, 14, 30, 0, 15, 31, 0}};
+SIMDE_ALIGN_TO_64 static const int32_t pack3_z[3][16] = {{0, 0, 0, 0, 0, 1, 0, 0, 2, 0, 0, 3, 0, 0, 4, 0}, {0, 5, 0, 0, 6, 0, 0, 7, 0, 0, 8, 0, 0, 9, 0, 0}, {10, 0, 0, 11, 0, 0, 12, 0, 0, 13, 0, 0, 14, 0, 0, 15}};
+static const simde__mmask16 pack3_zmask[3] = {0x4924, 0x2492, 0x9249};
+static inline __attribute__((always_inline)) vf v_pack3(const vf *o, const int m)
+{
+    vf r = simde_mm512_permutex2var_ps(o[0], simde_mm512_load_si512(pack3_xy[m]), o[1]);
+    return simde_mm512_mask_permutexvar_ps(r, pack3_zmask[m], simde_mm512_load_si512(pack3_z[m]), o[2]);
+}
+
 #elif SKIN_W == 8
 #include <simde/x86/avx2.h>
 #include <simde/x86/fma.h>
@@ -183,6 +196,22 @@ static inline __attribute__((always_inline)) vf v_lane_gather(const vf *c, const
     return k ? simde_mm256_permute2f128_ps(c[i], c[i + 1], 0x31)
              : simde_mm256_permute2f128_ps(c[i], c[i + 1], 0x20);
 }
+/* Positions only: register m of the packed x y z stream (f = 8m + t:
+ * vertex f / 3, component f mod 3) from three permutes and two blends. */
+#define V_HAS_PACK3 1
+SIMDE_ALIGN_TO_32 static const int32_t pack3_idx[3][8] = {{0, 0, 0, 1, 1, 1, 2, 2}, {2, 3, 3, 3, 4, 4, 4, 5}, {5, 5, 6, 6, 6, 7, 7, 7}};
+SIMDE_ALIGN_TO_32 static const int32_t pack3_is_y[3][8] = {{0, -1, 0, 0, -1, 0, 0, -1}, {0, 0, -1, 0, 0, -1, 0, 0}, {-1, 0, 0, -1, 0, 0, -1, 0}};
+SIMDE_ALIGN_TO_32 static const int32_t pack3_is_z[3][8] = {{0, 0, -1, 0, 0, -1, 0, 0}, {-1, 0, 0, -1, 0, 0, -1, 0}, {0, -1, 0, 0, -1, 0, 0, -1}};
+static inline __attribute__((always_inline)) vf v_pack3(const vf *o, const int m)
+{
+    const vi idx = simde_mm256_load_si256((const simde__m256i *)pack3_idx[m]);
+    vf r = simde_mm256_permutevar8x32_ps(o[0], idx);
+    r = simde_mm256_blendv_ps(r, simde_mm256_permutevar8x32_ps(o[1], idx),
+                              simde_mm256_castsi256_ps(simde_mm256_load_si256((const simde__m256i *)pack3_is_y[m])));
+    return simde_mm256_blendv_ps(r, simde_mm256_permutevar8x32_ps(o[2], idx),
+                                 simde_mm256_castsi256_ps(simde_mm256_load_si256((const simde__m256i *)pack3_is_z[m])));
+}
+
 #elif SKIN_W == 4
 #include <simde/x86/sse4.1.h>
 #include <simde/x86/fma.h>
@@ -234,6 +263,12 @@ static inline vf v_lane_gather(const vf *c, const int n, const int m)
 {
     (void)n;
     return c[m];
+}
+#define V_HAS_PACK3 0 /* four lanes: the generic store does as well */
+static inline vf v_pack3(const vf *o, const int m)
+{
+    (void)m;
+    return o[0];
 }
 #else
 #error "SKIN_W must be 4, 8 or 16"
