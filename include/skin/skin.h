@@ -58,8 +58,10 @@ typedef enum skin_status {
     SKIN_ERROR_INVALID_COUNT = -2,     /**< a count is zero or too large */
     SKIN_ERROR_INVALID_RANGE = -3,     /**< first + count exceeds vertex_count */
     SKIN_ERROR_INVALID_INFLUENCES = -4,/**< influence_count not in 1..8 */
-    SKIN_ERROR_INVALID_FORMAT = -5,    /**< unknown joint or weight format */
-    SKIN_ERROR_INVALID_STRIDE = -6,    /**< output stride smaller than its element */
+    SKIN_ERROR_INVALID_FORMAT = -5,    /**< unknown joint, weight or output layout */
+    SKIN_ERROR_INVALID_STRIDE = -6,    /**< output stride smaller than its element or
+                                            not a multiple of 4, or an output pointer
+                                            not 4-byte aligned */
     SKIN_ERROR_INVALID_METHOD = -7,    /**< unknown skin_method */
     SKIN_ERROR_INVALID_FLAGS = -8,     /**< unknown bits in skin_output.flags */
     SKIN_ERROR_MISSING_ATTRIBUTE = -9, /**< output asks for an attribute the input lacks */
@@ -119,7 +121,7 @@ typedef struct skin_mesh_desc {
 } skin_mesh_desc;
 
 /**
- * The bone palette for one frame.  joint_count >= 1 entries of:
+ * The bone palette for one frame.  1 <= joint_count <= 65536 entries of:
  *  - matrices: 12 floats per joint (3x4 row-major), the joint's model-space
  *    transform already multiplied by its inverse bind matrix.  Needed by LBS.
  *  - normal_matrices (optional, LBS): 9 floats per joint, row-major 3x3
@@ -147,11 +149,12 @@ typedef enum skin_method {
     SKIN_LBS = 1,
     /**
      * Dual quaternion (Kavan et al., DLB): b = sum s_i w_i dq_i with
-     * s_i = sign(dot(real_i, real_0)), the pivot being influence slot 0;
-     * b is divided by |b.real|.  If |b.real| < 1e-6 (opposite rotations
-     * cancelling, or all weights zero) the pivot joint's own transform (its
-     * dual quaternion and scale, unblended) is used instead, so the result
-     * is deterministic.
+     * s_i = -1 if dot(real_i, real_0) < 0, else +1, the pivot being influence
+     * slot 0; b is divided by |b.real|.  If |b.real| < 1e-6 (which, with the
+     * sign rule, needs slot 0's weight to be about zero: all weights zero, or
+     * the other influences cancelling each other) the pivot joint's own
+     * transform (its dual quaternion and scale, unblended) is used instead,
+     * so the result is deterministic.
      * Normals and tangents are rotated only.  With per-joint scales, the
      * blended scale s = sum w_i scale_i multiplies p and t and divides n
      * before the rigid part.
@@ -176,7 +179,11 @@ typedef enum skin_layout {
 
 /** Non-temporal stores for write-combined memory (mapped GPU buffers): every
  *  output byte of the range is written once, in order, never read back, and
- *  the stores are fenced before skin_mesh returns. */
+ *  the stores are fenced before skin_mesh returns.  The SIMD kernels stream
+ *  whole vectors when the output is SoA, or a tightly interleaved vertex
+ *  (position; position+normal; position+normal+tangent, stride 12/24/40),
+ *  with bases aligned to the vector width (64 bytes covers every ISA);
+ *  other layouts and the ends of a range use ordinary stores. */
 #define SKIN_OUTPUT_STREAMING (1u << 0)
 /** Renormalise skinned normals (and tangent xyz) to unit length; a zero
  *  vector stays zero. */
@@ -197,7 +204,7 @@ typedef enum skin_layout {
  * it receives min = +inf, max = -inf.
  */
 typedef struct skin_output {
-    skin_layout layout;
+    skin_layout layout;     /**< unknown values: SKIN_ERROR_INVALID_FORMAT */
     uint32_t flags; /**< SKIN_OUTPUT_* bits */
     /* SKIN_LAYOUT_STRIDED */
     float *position;

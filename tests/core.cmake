@@ -1,0 +1,52 @@
+# Core test suite (issue #2): reference math by hand, properties on seeded
+# rigs, bit-identical splits, concurrency, bad input, validation, C++ and the
+# installed package.  Included from tests/CMakeLists.txt.
+find_package(Threads REQUIRED)
+
+function(skin_core_test name)
+  cmake_parse_arguments(T "" "" "LABELS;LIBS" ${ARGN})
+  add_executable(${name} ${name}.c)
+  target_include_directories(${name} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/support)
+  target_link_libraries(${name} PRIVATE skin skin_rig skin_warnings ${T_LIBS})
+  if(SKIN_LIBM)
+    target_link_libraries(${name} PRIVATE ${SKIN_LIBM})
+  endif()
+  add_test(NAME core.${name} COMMAND ${name})
+  set_tests_properties(core.${name} PROPERTIES LABELS "core;${T_LABELS}" TIMEOUT 120)
+endfunction()
+
+skin_core_test(test_golden)       # hand-computed LBS/DQS cases, formats, layouts, bounds
+skin_core_test(test_properties)   # seeded-rig properties, palette helpers, influence helpers
+skin_core_test(test_split)        # range splits and thread counts are bit-identical
+skin_core_test(test_threads LABELS threads LIBS Threads::Threads) # pthreads on disjoint ranges
+skin_core_test(test_bad_input)    # every invalid argument: own status, output untouched
+skin_core_test(test_validate)     # skin_validate: status, vertex and slot of each problem
+
+# The public header compiles as C++.
+include(CheckLanguage)
+check_language(CXX)
+if(CMAKE_CXX_COMPILER)
+  enable_language(CXX)
+  add_executable(test_cxx test_cxx.cpp)
+  target_link_libraries(test_cxx PRIVATE skin skin_warnings)
+  add_test(NAME core.test_cxx COMMAND test_cxx)
+  set_tests_properties(core.test_cxx PROPERTIES LABELS core TIMEOUT 30)
+else()
+  message(STATUS "No C++ compiler: core.test_cxx is not built")
+endif()
+
+# Configure, build and install the library as a shared package in a
+# temporary directory, check its exported symbols, and build a consumer
+# against it with find_package and with pkg-config.  Host builds only: a
+# cross build could not run the consumer (nor configure it for the target).
+if(NOT CMAKE_CROSSCOMPILING)
+  add_test(NAME core.package
+    COMMAND ${CMAKE_COMMAND}
+      -DSOURCE_DIR=${PROJECT_SOURCE_DIR}
+      -DWORK_DIR=${CMAKE_CURRENT_BINARY_DIR}/package-work
+      -DCONSUMER_DIR=${CMAKE_CURRENT_SOURCE_DIR}/package/consumer
+      -DC_COMPILER=${CMAKE_C_COMPILER}
+      -DGENERATOR=${CMAKE_GENERATOR}
+      -P ${CMAKE_CURRENT_SOURCE_DIR}/package/package_test.cmake)
+  set_tests_properties(core.package PROPERTIES LABELS "package" TIMEOUT 300)
+endif()
