@@ -1,0 +1,342 @@
+/*
+ * skin_vk — streams skinned vertices into Vulkan vertex buffers.
+ *
+ * Bring your own device: every function works on the VkPhysicalDevice,
+ * VkDevice and queue family you pass; nothing here creates an instance or a
+ * device, submits work or touches a queue.
+ *
+ * The stream ring is one persistently mapped buffer split into region_count
+ * regions (one per frame in flight).  Per frame:
+ *
+ *   skin_vk_frame f;
+ *   skin_vk_stream_acquire(ring, UINT64_MAX, &f);      // waits for the GPU if needed
+ *   skin_vk_slot s;
+ *   skin_vk_frame_alloc(ring, &f, mesh.vertex_count, &layout, &s);
+ *   skin_mesh_parallel(&mesh, &palette, SKIN_LBS, &s.output, 0); // float layouts
+ *   //   or skin_vk_skin(&s, &mesh, &palette, SKIN_LBS, 0, n) for any layout
+ *   vkResetFences(dev, 1, &fence);                    // after acquire, see below
+ *   skin_vk_stream_commit(ring, &f, cmd, fence);       // flush / record staging copy
+ *   vkCmdBindVertexBuffers(cmd, 0, 1, &s.buffer, &s.offset); draw; submit(cmd, fence)
+ *
+ * Conventions:
+ *  - Ring and GPU functions return VkResult (skin_vk_frame_alloc too, which
+ *    calls no Vulkan function, so that "region full" reads like Vulkan's
+ *    VK_ERROR_OUT_OF_POOL_MEMORY).  Bad arguments and misuse return
+ *    VK_ERROR_VALIDATION_FAILED_EXT and change nothing.  Helpers that never
+ *    touch Vulkan objects (layouts, skin_vk_skin) return skin_status.
+ *  - Destroy functions accept NULL.
+ *  - A skin_vk_stream is externally synchronised: one thread at a time may
+ *    call the functions that take a non-const stream.  skin_vk_skin may run
+ *    on any number of threads at once on disjoint vertex ranges.
+ */
+#ifndef SKIN_SKIN_VK_H
+#define SKIN_SKIN_VK_H
+
+#include <vulkan/vulkan.h>
+
+#include "skin/skin.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(_WIN32) && defined(SKIN_SHARED)
+#  ifdef SKIN_VK_BUILDING
+#    define SKIN_VK_API __declspec(dllexport)
+#  else
+#    define SKIN_VK_API __declspec(dllimport)
+#  endif
+#elif defined(__GNUC__)
+#  define SKIN_VK_API __attribute__((visibility("default")))
+#else
+#  define SKIN_VK_API
+#endif
+
+/* ---------------------------------------------------------- vertex layout */
+
+/** Attributes written besides the position (always present). */
+#define SKIN_VK_NORMAL (1u << 0)
+#define SKIN_VK_TANGENT (1u << 1)
+
+typedef enum skin_vk_packing {
+    /** Normals R32G32B32_SFLOAT, tangents R32G32B32A32_SFLOAT (40 B/vertex
+     *  with both).  skin_mesh / skin_mesh_parallel can write it directly. */
+    SKIN_VK_PACK_FLOAT = 0,
+    /** Normals and tangents A2B10G10R10_SNORM_PACK32 (x in the low bits; the
+     *  tangent's w sign in the 2-bit alpha, 0 for normals): 20 B/vertex. */
+    SKIN_VK_PACK_1010102 = 1,
+    /** Normals and tangents R16G16B16A16_SNORM (normal w = 0): 28 B/vertex. */
+    SKIN_VK_PACK_SNORM16 = 2
+} skin_vk_packing;
+
+/** One interleaved vertex: float3 position at offset 0, then the normal,
+ *  then the tangent.  Use the formats and offsets for
+ *  VkVertexInputAttributeDescription and stride for the binding. */
+typedef struct skin_vk_vertex_layout {
+    uint32_t attributes;       /**< SKIN_VK_NORMAL | SKIN_VK_TANGENT bits */
+    skin_vk_packing packing;
+    uint32_t stride;           /**< bytes per vertex */
+    uint32_t normal_offset;    /**< bytes; 0 when there is no normal */
+    uint32_t tangent_offset;   /**< bytes; 0 when there is no tangent */
+    VkFormat position_format;  /**< always VK_FORMAT_R32G32B32_SFLOAT */
+    VkFormat normal_format;    /**< VK_FORMAT_UNDEFINED when absent */
+    VkFormat tangent_format;   /**< VK_FORMAT_UNDEFINED when absent */
+} skin_vk_vertex_layout;
+
+/** Fills *layout for the attribute bits and packing.  SKIN_ERROR_INVALID_FLAGS
+ *  for unknown attribute bits, SKIN_ERROR_INVALID_FORMAT for an unknown
+ *  packing.  Thread-safe; no Vulkan call. */
+SKIN_VK_API skin_status skin_vk_vertex_layout_init(uint32_t attributes, skin_vk_packing packing,
+                                                   skin_vk_vertex_layout *layout);
+
+/* ------------------------------------------------------------ stream ring */
+
+typedef enum skin_vk_memory_mode {
+    /** Mapped DEVICE_LOCAL|HOST_VISIBLE memory: unified memory (mobile,
+     *  integrated) or resizable BAR on desktop.  The GPU reads what the CPU
+     *  wrote, no copy. */
+    SKIN_VK_MEMORY_DEVICE_LOCAL = 1,
+    /** Mapped HOST_VISIBLE|HOST_COHERENT system memory (not cached): the GPU
+     *  reads it over the bus. */
+    SKIN_VK_MEMORY_HOST_COHERENT = 2,
+    /** Mapped memory handled as non-coherent: commit flushes the written
+     *  range (rounded to nonCoherentAtomSize). */
+    SKIN_VK_MEMORY_HOST_NONCOHERENT = 3,
+    /** Host-visible staging ring plus a DEVICE_LOCAL vertex buffer: commit
+     *  records vkCmdCopyBuffer and a barrier into your command buffer
+     *  (discrete GPUs without resizable BAR). */
+    SKIN_VK_MEMORY_STAGING = 4
+} skin_vk_memory_mode;
+
+/** Lower-case name of a mode ("device-local", ...); never NULL. */
+SKIN_VK_API const char *skin_vk_memory_mode_name(skin_vk_memory_mode mode);
+
+/** Use the staging path even when mapped device memory exists. */
+#define SKIN_VK_FORCE_STAGING (1u << 0)
+/** Flush written ranges explicitly even if the memory is coherent. */
+#define SKIN_VK_FORCE_NONCOHERENT (1u << 1)
+#define SKIN_VK_ALL_FLAGS (SKIN_VK_FORCE_STAGING | SKIN_VK_FORCE_NONCOHERENT)
+
+typedef struct skin_vk_stream_create_info {
+    VkPhysicalDevice physical_device;
+    VkDevice device;
+    /** The family of the queue that reads the buffer (the buffer is
+     *  VK_SHARING_MODE_EXCLUSIVE to it). */
+    uint32_t queue_family_index;
+    /** Bytes per region, i.e. per frame; rounded up to the alignment. */
+    VkDeviceSize region_size;
+    /** Frames in flight; 0 means 2.  At most 16. */
+    uint32_t region_count;
+    uint32_t flags;                  /**< SKIN_VK_FORCE_* bits */
+    /** Extra usage bits for the buffer the GPU reads (e.g. INDEX_BUFFER). */
+    VkBufferUsageFlags extra_usage;
+    /** Staging mode only: stage and access of the first use after the copy;
+     *  0 means VK_PIPELINE_STAGE_VERTEX_INPUT_BIT and
+     *  VK_ACCESS_VERTEX_ATTRIBUTE_READ_BIT. */
+    VkPipelineStageFlags staging_dst_stage;
+    VkAccessFlags staging_dst_access;
+    const VkAllocationCallbacks *allocator; /**< may be NULL */
+    /** Optional loader: when set, every Vulkan function is fetched through
+     *  it from `instance` (and vkGetDeviceProcAddr); when NULL, the functions
+     *  of the linked Vulkan loader are called directly. */
+    PFN_vkGetInstanceProcAddr get_instance_proc_addr;
+    VkInstance instance;
+} skin_vk_stream_create_info;
+
+typedef struct skin_vk_stream skin_vk_stream;
+
+/**
+ * Creates the ring: buffer(s) of region_count * region_size bytes with usage
+ * VERTEX_BUFFER | STORAGE_BUFFER | TRANSFER_SRC | TRANSFER_DST (+ extra_usage),
+ * memory chosen in this order: DEVICE_LOCAL|HOST_VISIBLE; HOST_VISIBLE|
+ * HOST_COHERENT and not CACHED; any HOST_VISIBLE (with flushes); staging when
+ * forced or when the device has none of these for the buffer.  The memory
+ * stays mapped until destroy.  Region offsets are multiples of
+ * skin_vk_stream_alignment().
+ *
+ * Returns VK_SUCCESS; VK_ERROR_VALIDATION_FAILED_EXT for bad arguments;
+ * VK_ERROR_INITIALIZATION_FAILED when get_instance_proc_addr cannot find a
+ * function; VK_ERROR_OUT_OF_DEVICE_MEMORY when the size exceeds the memory heap (checked
+ * before asking Vulkan) or the allocation fails; VK_ERROR_OUT_OF_HOST_MEMORY;
+ * or the failing Vulkan call's error.  On failure *stream is NULL and nothing
+ * is left allocated.
+ * Thread safety: may run concurrently with anything; it only creates new
+ * objects on the device (no queue or command buffer use).
+ */
+SKIN_VK_API VkResult skin_vk_stream_create(const skin_vk_stream_create_info *info,
+                                           skin_vk_stream **stream);
+
+/** Frees the buffers and memory.  The GPU must be done with every region
+ *  (wait for their fences or vkDeviceWaitIdle first).  Accepts NULL.
+ *  Thread safety: externally synchronised on stream. */
+SKIN_VK_API void skin_vk_stream_destroy(skin_vk_stream *stream);
+
+/** The chosen mode, whether commit flushes (non-coherent memory), the region
+ *  size and count after rounding, and the sub-allocation alignment:
+ *  max(nonCoherentAtomSize, minStorageBufferOffsetAlignment, 64).
+ *  Thread-safe (reads only). */
+SKIN_VK_API skin_vk_memory_mode skin_vk_stream_mode(const skin_vk_stream *stream);
+SKIN_VK_API VkBool32 skin_vk_stream_flushes(const skin_vk_stream *stream);
+SKIN_VK_API VkDeviceSize skin_vk_stream_region_size(const skin_vk_stream *stream);
+SKIN_VK_API uint32_t skin_vk_stream_region_count(const skin_vk_stream *stream);
+SKIN_VK_API VkDeviceSize skin_vk_stream_alignment(const skin_vk_stream *stream);
+
+/** One acquired region.  Treat as read-only; pass it back to alloc/commit. */
+typedef struct skin_vk_frame {
+    uint32_t region;      /**< 0 .. region_count-1 */
+    void *mapped;         /**< host pointer of the region (write-only memory) */
+    VkBuffer buffer;      /**< the buffer the GPU reads (bind this) */
+    VkDeviceSize offset;  /**< region start in buffer */
+    VkDeviceSize size;    /**< region size */
+} skin_vk_frame;
+
+/**
+ * Acquires the next region in round-robin order.  If the region was committed
+ * with a fence, waits for that fence (up to timeout ns) and then forgets it:
+ * reset and reuse your fence only after acquire has returned for that region.
+ * Returns VK_SUCCESS; VK_TIMEOUT (nothing changes; call again);
+ * VK_ERROR_TOO_MANY_OBJECTS when that region is still acquired and not
+ * committed (more regions acquired than exist); or the fence wait's error.
+ * Thread safety: externally synchronised on stream.
+ */
+SKIN_VK_API VkResult skin_vk_stream_acquire(skin_vk_stream *stream, uint64_t timeout,
+                                            skin_vk_frame *frame);
+
+/**
+ * Where one mesh's vertices go in an acquired region: an interleaved block of
+ * vertex_count * layout->stride bytes at an aligned offset.
+ * For SKIN_VK_PACK_FLOAT, output is ready for skin_mesh / skin_mesh_parallel
+ * (strided layout, SKIN_OUTPUT_STREAMING set; you may add
+ * SKIN_OUTPUT_NORMALIZE).  For packed layouts, output.position is NULL (so
+ * skin_mesh refuses it): use skin_vk_skin, which honours
+ * SKIN_OUTPUT_NORMALIZE in output.flags.
+ */
+typedef struct skin_vk_slot {
+    VkBuffer buffer;       /**< bind this ... */
+    VkDeviceSize offset;   /**< ... at this offset (vkCmdBindVertexBuffers) */
+    void *mapped;          /**< host address of vertex 0 */
+    size_t vertex_count;
+    skin_vk_vertex_layout layout;
+    skin_output output;
+} skin_vk_slot;
+
+/**
+ * Sub-allocates a slot for vertex_count vertices from the acquired frame.
+ * Returns VK_SUCCESS; VK_ERROR_OUT_OF_POOL_MEMORY if the region has no room
+ * left (nothing is allocated); VK_ERROR_FORMAT_NOT_SUPPORTED if the device
+ * cannot read the layout's formats as vertex attributes;
+ * VK_ERROR_VALIDATION_FAILED_EXT for bad arguments or a frame that is not
+ * acquired.  No Vulkan call.
+ * Thread safety: externally synchronised on stream (allocate the slots on one
+ * thread, then skin them from many).
+ */
+SKIN_VK_API VkResult skin_vk_frame_alloc(skin_vk_stream *stream, const skin_vk_frame *frame,
+                                         size_t vertex_count, const skin_vk_vertex_layout *layout,
+                                         skin_vk_slot *slot);
+
+/**
+ * Finishes the frame after the CPU wrote it: flushes the written part of the
+ * region when the memory is non-coherent; in staging mode records into cmd
+ * (required then, ignored otherwise; must be recording, outside a render
+ * pass) a vkCmdCopyBuffer of the written part into the device-local buffer
+ * and a TRANSFER_WRITE -> staging_dst_access barrier.  Submit the command
+ * buffer that draws from the region with `fence`; the next acquire of this
+ * region waits for it.  fence may be VK_NULL_HANDLE if you guarantee the GPU
+ * is done before the region comes round again.
+ * Returns VK_SUCCESS, the flush's error, or VK_ERROR_VALIDATION_FAILED_EXT.
+ * Thread safety: externally synchronised on stream and on cmd (like any
+ * vkCmd* call); every skinning call into the frame must have returned.
+ */
+SKIN_VK_API VkResult skin_vk_stream_commit(skin_vk_stream *stream, const skin_vk_frame *frame,
+                                           VkCommandBuffer cmd, VkFence fence);
+
+/**
+ * Skins vertices [first, first+count) of mesh into slot, for any packing
+ * (floats: one skin_mesh call with streaming stores; packed: blocks of 256
+ * vertices skinned into stack scratch, packed, and streamed to the slot in
+ * order; the mapped memory is never read; ~24 KiB of stack, no heap).
+ * mesh->vertex_count must equal slot->vertex_count.  output.bounds is
+ * honoured for float layouts only.
+ * Returns skin_mesh's status, or SKIN_ERROR_INVALID_RANGE /
+ * SKIN_ERROR_MISSING_ATTRIBUTE, or SKIN_ERROR_INVALID_STRIDE if slot->layout
+ * was changed after allocation.  Thread-safe on disjoint ranges; no Vulkan
+ * call.
+ */
+SKIN_VK_API skin_status skin_vk_skin(const skin_vk_slot *slot, const skin_mesh_desc *mesh,
+                                     const skin_palette *palette, skin_method method,
+                                     size_t first, size_t count);
+
+/* ------------------------------------------------------ GPU compute path */
+
+/*
+ * The same LBS math on the GPU, for comparison with the CPU path: a compute
+ * shader (built from vk_upload/shaders/skin_lbs.comp and embedded as SPIR-V)
+ * writes float vertices into a slot of the same ring.  The mesh streams are
+ * uploaded once (to mapped memory, DEVICE_LOCAL when the device has it);
+ * each frame uploads the palette (3x4 matrices) and records one dispatch.
+ * LBS only; normal_matrices are not supported.
+ */
+typedef struct skin_vk_gpu_create_info {
+    VkPhysicalDevice physical_device;
+    VkDevice device;
+    /** Stage and access of the first use of the output after the dispatch;
+     *  0 means VK_PIPELINE_STAGE_VERTEX_INPUT_BIT and
+     *  VK_ACCESS_VERTEX_ATTRIBUTE_READ_BIT. */
+    VkPipelineStageFlags dst_stage;
+    VkAccessFlags dst_access;
+    const VkAllocationCallbacks *allocator; /**< may be NULL */
+    PFN_vkGetInstanceProcAddr get_instance_proc_addr; /**< as for the ring */
+    VkInstance instance;
+} skin_vk_gpu_create_info;
+
+typedef struct skin_vk_gpu skin_vk_gpu;           /**< pipeline and layouts */
+typedef struct skin_vk_gpu_mesh skin_vk_gpu_mesh; /**< one uploaded mesh */
+
+/** Creates the compute pipeline.  VK_ERROR_VALIDATION_FAILED_EXT for bad
+ *  arguments, else the failing Vulkan call's error (nothing left behind).
+ *  Thread safety: may run concurrently with anything (creates objects). */
+SKIN_VK_API VkResult skin_vk_gpu_create(const skin_vk_gpu_create_info *info, skin_vk_gpu **gpu);
+/** Destroys the pipeline; every mesh must be destroyed first.  Accepts NULL.
+ *  Thread safety: externally synchronised on gpu. */
+SKIN_VK_API void skin_vk_gpu_destroy(skin_vk_gpu *gpu);
+
+/**
+ * Uploads mesh (positions, and normals/tangents when present, influences in
+ * any format, converted to u32 joints and float weights) for palettes of
+ * joint_count joints, with set_count per-frame palette buffers and descriptor
+ * sets (use the ring's region count).  Returns VK_SUCCESS,
+ * VK_ERROR_VALIDATION_FAILED_EXT for a bad mesh (skin_mesh's checks) or
+ * arguments, or an allocation error.  Thread safety: any number of meshes may
+ * be created at once from one gpu (it is only read).
+ */
+SKIN_VK_API VkResult skin_vk_gpu_mesh_create(skin_vk_gpu *gpu, const skin_mesh_desc *mesh,
+                                             uint32_t joint_count, uint32_t set_count,
+                                             skin_vk_gpu_mesh **mesh_out);
+/** Frees the mesh's buffers and sets; the GPU must be done with them.
+ *  Accepts NULL.  Thread safety: externally synchronised on mesh. */
+SKIN_VK_API void skin_vk_gpu_mesh_destroy(skin_vk_gpu_mesh *mesh);
+
+/**
+ * Skins the uploaded mesh on the GPU into a new float slot of the acquired
+ * frame: writes the palette (palette->matrices, joint_count as at upload)
+ * into the frame's palette buffer (set frame->region), and records into cmd
+ * (recording, outside a render pass) the dispatch and a SHADER_WRITE ->
+ * dst_access barrier.  attributes (SKIN_VK_NORMAL/TANGENT) must be present in
+ * the mesh.  GPU slots are taken from the end of the region, so in staging
+ * mode the commit's copy (of the CPU-written start) never covers them.
+ * *slot receives buffer/offset/layout; slot->mapped is NULL (the GPU writes
+ * it).  Returns VK_SUCCESS, VK_ERROR_OUT_OF_POOL_MEMORY when the region is
+ * full, VK_ERROR_VALIDATION_FAILED_EXT for bad arguments (including
+ * frame->region >= set_count or a joint_count mismatch), or a flush error.
+ * Thread safety: externally synchronised on the stream, the mesh and cmd.
+ */
+SKIN_VK_API VkResult skin_vk_gpu_skin(skin_vk_gpu_mesh *mesh, skin_vk_stream *stream,
+                                      const skin_vk_frame *frame, VkCommandBuffer cmd,
+                                      const skin_palette *palette, uint32_t attributes,
+                                      skin_vk_slot *slot);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SKIN_SKIN_VK_H */

@@ -1,0 +1,172 @@
+/* GPU compute skinning vs the CPU path: per frame (new palette, 2 in
+ * flight) the CPU skins into one slot of the ring and the compute shader
+ * into another slot of the same region; both are copied back and compared.
+ * Direct and staging modes. */
+#include "rig.h"
+#include "skin/skin_vk.h"
+#include "vk_harness.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FRAMES 8
+#define IN_FLIGHT 2
+
+static int compare(const float *cpu, const float *gpu, size_t n, uint32_t stride_floats,
+                   double *max_err)
+{
+    int bad = 0;
+    for (size_t v = 0; v < n; ++v)
+        for (uint32_t c = 0; c < stride_floats; ++c) {
+            float a = cpu[v * stride_floats + c], b = gpu[v * stride_floats + c];
+            double e = fabs((double)a - (double)b) / fmax(1.0, fabs((double)a));
+            if (e > *max_err) *max_err = e;
+            if (!(e <= 1e-5) && bad++ < 5)
+                fprintf(stderr, "  vertex %zu float %u: cpu %.9g gpu %.9g\n", v, c, a, b);
+        }
+    return bad;
+}
+
+static int run(vkh *h, rig *r, uint32_t flags)
+{
+    skin_vk_vertex_layout l;
+    skin_vk_vertex_layout_init(SKIN_VK_NORMAL | SKIN_VK_TANGENT, SKIN_VK_PACK_FLOAT, &l);
+    size_t n = r->mesh.vertex_count;
+    VkDeviceSize bytes = (VkDeviceSize)n * l.stride;
+    skin_vk_stream_create_info ci = {
+        .physical_device = h->phys, .device = h->device, .queue_family_index = h->family,
+        .region_size = 2 * bytes + 256, .region_count = IN_FLIGHT, .flags = flags,
+        .staging_dst_stage = VK_PIPELINE_STAGE_VERTEX_INPUT_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+        .staging_dst_access = VK_ACCESS_VERTEX_ATTRIBUTE_READ_BIT | VK_ACCESS_TRANSFER_READ_BIT};
+    skin_vk_gpu_create_info gi = {
+        .physical_device = h->phys, .device = h->device,
+        .dst_stage = VK_PIPELINE_STAGE_VERTEX_INPUT_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+        .dst_access = VK_ACCESS_VERTEX_ATTRIBUTE_READ_BIT | VK_ACCESS_TRANSFER_READ_BIT};
+    skin_vk_stream *ring = NULL;
+    skin_vk_gpu *gpu = NULL;
+    skin_vk_gpu_mesh *gm = NULL;
+    VKH_CHECK(skin_vk_stream_create(&ci, &ring));
+    VKH_CHECK(skin_vk_gpu_create(&gi, &gpu));
+    VKH_CHECK(skin_vk_gpu_mesh_create(gpu, &r->mesh, r->palette.joint_count, IN_FLIGHT, &gm));
+
+    vkh_buffer rb;
+    VkCommandBuffer cmd[IN_FLIGHT];
+    VkFence fence[IN_FLIGHT];
+    VKH_CHECK(vkh_readback_create(h, 2 * bytes * IN_FLIGHT, &rb));
+    VkCommandBufferAllocateInfo cai = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+                                       .commandPool = h->pool,
+                                       .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+                                       .commandBufferCount = IN_FLIGHT};
+    VKH_CHECK(vkAllocateCommandBuffers(h->device, &cai, cmd));
+    VkFenceCreateInfo fi = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+    for (int f = 0; f < IN_FLIGHT; ++f) VKH_CHECK(vkCreateFence(h->device, &fi, NULL, &fence[f]));
+
+    int bad = 0, pending[IN_FLIGHT] = {0};
+    double max_err = 0;
+    for (int i = 0; i < FRAMES + IN_FLIGHT; ++i) {
+        int f = i % IN_FLIGHT;
+        skin_vk_frame fr;
+        if (i < FRAMES) VKH_CHECK(skin_vk_stream_acquire(ring, UINT64_MAX, &fr));
+        else if (pending[f])
+            VKH_CHECK(vkWaitForFences(h->device, 1, &fence[f], VK_TRUE, UINT64_MAX));
+        if (pending[f]) { /* frame i-2 finished: CPU half vs GPU half */
+            vkh_readback_invalidate(h, &rb);
+            const float *base = (const float *)((const char *)rb.mapped + 2 * bytes * f);
+            bad += compare(base, base + bytes / 4, n, l.stride / 4, &max_err);
+            /* ... and the CPU half against skin_mesh into ordinary memory, so
+             * two equally wrong halves cannot pass. */
+            rig_random_pose(r, 700 + (uint64_t)(i - IN_FLIGHT));
+            float *ref = malloc((size_t)bytes);
+            skin_output o = {.layout = SKIN_LAYOUT_STRIDED,
+                             .position = ref, .position_stride = l.stride,
+                             .normal = ref + 3, .normal_stride = l.stride,
+                             .tangent = ref + 6, .tangent_stride = l.stride};
+            double ref_err = 0;
+            if (!ref || skin_mesh(&r->mesh, &r->palette, SKIN_LBS, &o, 0, n) != SKIN_OK) return 1;
+            bad += compare(ref, base, n, l.stride / 4, &ref_err);
+            free(ref);
+            pending[f] = 0;
+        }
+        if (i >= FRAMES) continue;
+        VKH_CHECK(vkResetFences(h->device, 1, &fence[f]));
+        rig_random_pose(r, 700 + (uint64_t)i);
+        skin_vk_slot cpu, gpu_slot;
+        VKH_CHECK(skin_vk_frame_alloc(ring, &fr, n, &l, &cpu));
+        if (skin_vk_skin(&cpu, &r->mesh, &r->palette, SKIN_LBS, 0, n) != SKIN_OK) return 1;
+        VkCommandBufferBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+                                       .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT};
+        VKH_CHECK(vkBeginCommandBuffer(cmd[f], &bi));
+        VKH_CHECK(skin_vk_gpu_skin(gm, ring, &fr, cmd[f], &r->palette,
+                                   SKIN_VK_NORMAL | SKIN_VK_TANGENT, &gpu_slot));
+        VKH_CHECK(skin_vk_stream_commit(ring, &fr, cmd[f], fence[f]));
+        VkBufferCopy copies[2] = {{cpu.offset, 2 * bytes * f, bytes},
+                                  {gpu_slot.offset, 2 * bytes * f + bytes, bytes}};
+        vkCmdCopyBuffer(cmd[f], fr.buffer, rb.buffer, 2, copies);
+        VkBufferMemoryBarrier b = {.sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER,
+                                   .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
+                                   .dstAccessMask = VK_ACCESS_HOST_READ_BIT,
+                                   .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+                                   .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+                                   .buffer = rb.buffer,
+                                   .offset = 2 * bytes * f,
+                                   .size = 2 * bytes};
+        vkCmdPipelineBarrier(cmd[f], VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0,
+                             0, NULL, 1, &b, 0, NULL);
+        VKH_CHECK(vkEndCommandBuffer(cmd[f]));
+        VkSubmitInfo si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
+                           .commandBufferCount = 1,
+                           .pCommandBuffers = &cmd[f]};
+        VKH_CHECK(vkQueueSubmit(h->queue, 1, &si, fence[f]));
+        pending[f] = 1;
+    }
+    vkDeviceWaitIdle(h->device);
+    printf("mode %s: %d frames, GPU vs CPU largest relative error %.3g%s\n",
+           skin_vk_memory_mode_name(skin_vk_stream_mode(ring)), FRAMES, max_err,
+           bad ? " FAIL" : "");
+    for (int f = 0; f < IN_FLIGHT; ++f) vkDestroyFence(h->device, fence[f], NULL);
+    vkFreeCommandBuffers(h->device, h->pool, IN_FLIGHT, cmd);
+    vkh_buffer_destroy(h, &rb);
+    skin_vk_gpu_mesh_destroy(gm);
+    skin_vk_gpu_destroy(gpu);
+    skin_vk_stream_destroy(ring);
+    return bad != 0;
+}
+
+int main(void)
+{
+    vkh h;
+    int rc = vkh_init(&h, "test_vk_gpu");
+    if (rc) return rc;
+    rig r;
+    rig_options o = {3001, 90, 4, SKIN_JOINT_U16, SKIN_WEIGHT_UNORM16, 0, 11};
+    if (rig_random(&r, &o)) {
+        vkh_finish(&h);
+        return 1;
+    }
+    int failed = run(&h, &r, 0) + run(&h, &r, SKIN_VK_FORCE_STAGING);
+
+    /* Bad arguments. */
+    skin_vk_gpu_create_info gi = {.physical_device = h.phys, .device = h.device,
+                                  .get_instance_proc_addr = vkGetInstanceProcAddr};
+    skin_vk_gpu *gpu = NULL;
+    if (skin_vk_gpu_create(&gi, &gpu) != VK_ERROR_VALIDATION_FAILED_EXT || gpu) ++failed;
+    gi.instance = h.instance; /* the loader-table path */
+    skin_vk_gpu_mesh *gm = NULL;
+    if (skin_vk_gpu_create(NULL, &gpu) != VK_ERROR_VALIDATION_FAILED_EXT) ++failed;
+    if (skin_vk_gpu_create(&gi, &gpu) != VK_SUCCESS) ++failed;
+    skin_mesh_desc broken = r.mesh;
+    broken.influence_count = 9;
+    if (skin_vk_gpu_mesh_create(gpu, &broken, 90, 2, &gm) != VK_ERROR_VALIDATION_FAILED_EXT || gm)
+        ++failed;
+    if (skin_vk_gpu_mesh_create(gpu, &r.mesh, 90, 17, &gm) != VK_ERROR_VALIDATION_FAILED_EXT)
+        ++failed;
+    skin_vk_gpu_destroy(gpu);
+    skin_vk_gpu_destroy(NULL);
+    skin_vk_gpu_mesh_destroy(NULL);
+    rig_free(&r);
+    int messages = vkh_finish(&h);
+    printf("test_vk_gpu: %d failure(s), %d validation message(s)\n", failed, messages);
+    return failed || messages ? 1 : 0;
+}

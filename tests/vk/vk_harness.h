@@ -1,0 +1,53 @@
+/* Vulkan test harness: instance with the Khronos validation layer and
+ * synchronization validation, a debug messenger that counts every message of
+ * warning severity or above, one device and queue. */
+#ifndef SKIN_VK_HARNESS_H
+#define SKIN_VK_HARNESS_H
+
+#include <vulkan/vulkan.h>
+
+#define VKH_SKIP 77 /* ctest SKIP_RETURN_CODE */
+
+typedef struct vkh {
+    VkInstance instance;
+    VkDebugUtilsMessengerEXT messenger;
+    VkPhysicalDevice phys;
+    VkDevice device;
+    uint32_t family;
+    VkQueue queue;
+    VkCommandPool pool;
+    VkPhysicalDeviceMemoryProperties memory;
+    VkPhysicalDeviceProperties props;
+} vkh;
+
+/* 0 when ready; otherwise the exit code to return: VKH_SKIP when no device
+ * (or no validation layer) and CI is not "true", else 1. */
+int vkh_init(vkh *h, const char *test_name);
+/* Destroys everything (the layer reports leaked objects here) and returns
+ * the number of validation messages seen over the whole run. */
+int vkh_finish(vkh *h);
+/* Number of warning-or-above messages so far. */
+int vkh_messages(void);
+
+/* A host-visible buffer for reading results back; 0 on success. */
+typedef struct vkh_buffer {
+    VkBuffer buffer;
+    VkDeviceMemory memory;
+    void *mapped;
+    int coherent;
+} vkh_buffer;
+VkResult vkh_readback_create(vkh *h, VkDeviceSize size, vkh_buffer *b);
+void vkh_readback_invalidate(vkh *h, vkh_buffer *b);
+void vkh_buffer_destroy(vkh *h, vkh_buffer *b);
+
+#define VKH_CHECK(call)                                                                  \
+    do {                                                                                 \
+        VkResult vkh_r_ = (call);                                                        \
+        if (vkh_r_ != VK_SUCCESS) {                                                      \
+            fprintf(stderr, "%s:%d: %s -> VkResult %d\n", __FILE__, __LINE__, #call,     \
+                    (int)vkh_r_);                                                        \
+            return 1;                                                                    \
+        }                                                                                \
+    } while (0)
+
+#endif

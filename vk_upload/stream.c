@@ -1,0 +1,265 @@
+/* Stream ring: memory-type choice, persistent mapping, per-frame regions,
+ * flushes and the staging copy. */
+#include "skin/skin_vk.h"
+#include "vk_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_REGIONS 16u
+
+enum { REGION_FREE, REGION_ACQUIRED, REGION_SUBMITTED };
+
+struct skin_vk_stream {
+    vk_ctx c;
+    skin_vk_memory_mode mode;
+    VkBool32 flushes;
+    VkDeviceSize region_size, alignment;
+    uint32_t region_count, next;
+    VkPipelineStageFlags dst_stage;
+    VkAccessFlags dst_access;
+    vk_block host;   /* mapped: the vertex buffer, or the staging buffer */
+    vk_block local;  /* staging mode: the device-local vertex buffer */
+    uint32_t vertex_formats; /* bit per skin_vk_packing the device can read */
+    struct {
+        int state;
+        VkFence fence;
+        VkDeviceSize used;     /* CPU slots, from the region start */
+        VkDeviceSize gpu_used; /* GPU slots, from the region end */
+    } region[MAX_REGIONS];
+};
+
+const char *skin_vk_memory_mode_name(skin_vk_memory_mode mode)
+{
+    switch (mode) {
+    case SKIN_VK_MEMORY_DEVICE_LOCAL: return "device-local";
+    case SKIN_VK_MEMORY_HOST_COHERENT: return "host-coherent";
+    case SKIN_VK_MEMORY_HOST_NONCOHERENT: return "host-noncoherent";
+    case SKIN_VK_MEMORY_STAGING: return "staging";
+    }
+    return "unknown";
+}
+
+static VkDeviceSize round_up(VkDeviceSize x, VkDeviceSize a) { return (x + a - 1) / a * a; }
+
+static uint32_t supported_packings(skin_vk_stream *s, VkPhysicalDevice pd)
+{
+    static const VkFormat need[3][2] = {
+        {VK_FORMAT_R32G32B32_SFLOAT, VK_FORMAT_R32G32B32A32_SFLOAT},
+        {VK_FORMAT_R32G32B32_SFLOAT, VK_FORMAT_A2B10G10R10_SNORM_PACK32},
+        {VK_FORMAT_R32G32B32_SFLOAT, VK_FORMAT_R16G16B16A16_SNORM}};
+    uint32_t bits = 0;
+    for (uint32_t p = 0; p < 3; ++p) {
+        int ok = 1;
+        for (int i = 0; i < 2; ++i) {
+            VkFormatProperties fp;
+            s->c.fn.GetPhysicalDeviceFormatProperties(pd, need[p][i], &fp);
+            ok &= (fp.bufferFeatures & VK_FORMAT_FEATURE_VERTEX_BUFFER_BIT) != 0;
+        }
+        if (ok) bits |= 1u << p;
+    }
+    return bits;
+}
+
+VkResult skin_vk_stream_create(const skin_vk_stream_create_info *info, skin_vk_stream **out)
+{
+    if (out) *out = NULL;
+    if (!info || !out || !info->physical_device || !info->device || info->region_size == 0 ||
+        info->region_count > MAX_REGIONS || (info->flags & ~SKIN_VK_ALL_FLAGS) ||
+        (info->get_instance_proc_addr && !info->instance))
+        return VK_ERROR_VALIDATION_FAILED_EXT;
+    skin_vk_stream *s = calloc(1, sizeof *s);
+    if (!s) return VK_ERROR_OUT_OF_HOST_MEMORY;
+    VkResult r = vk_ctx_init(&s->c, info->physical_device, info->device,
+                             info->get_instance_proc_addr, info->instance, info->allocator);
+    if (r != VK_SUCCESS) {
+        free(s);
+        return r;
+    }
+    s->region_count = info->region_count ? info->region_count : 2;
+    s->dst_stage = info->staging_dst_stage ? info->staging_dst_stage
+                                           : VK_PIPELINE_STAGE_VERTEX_INPUT_BIT;
+    s->dst_access = info->staging_dst_access ? info->staging_dst_access
+                                             : VK_ACCESS_VERTEX_ATTRIBUTE_READ_BIT;
+    s->vertex_formats = supported_packings(s, info->physical_device);
+    const VkPhysicalDeviceLimits *lim = &s->c.props.limits;
+    VkDeviceSize a = 64;
+    if (lim->nonCoherentAtomSize > a) a = lim->nonCoherentAtomSize;
+    if (lim->minStorageBufferOffsetAlignment > a) a = lim->minStorageBufferOffsetAlignment;
+    s->alignment = a;
+    /* Overflow-safe sizing: anything near 2^62 is absurd for any heap. */
+    if (info->region_size > ((VkDeviceSize)1 << 62) / MAX_REGIONS) {
+        free(s);
+        return VK_ERROR_OUT_OF_DEVICE_MEMORY;
+    }
+    s->region_size = round_up(info->region_size, a);
+    VkDeviceSize total = s->region_size * s->region_count;
+
+    const VkBufferUsageFlags vertex_usage =
+        VK_BUFFER_USAGE_VERTEX_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+        VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT | info->extra_usage;
+    const int force_flush = (info->flags & SKIN_VK_FORCE_NONCOHERENT) != 0;
+    r = VK_ERROR_FEATURE_NOT_PRESENT;
+    if (!(info->flags & SKIN_VK_FORCE_STAGING)) {
+        r = vk_block_create(&s->c, total, vertex_usage, PICK_DIRECT, &s->host);
+        VkMemoryPropertyFlags f = s->host.flags;
+        s->flushes = force_flush || !(f & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
+        s->mode = s->flushes ? SKIN_VK_MEMORY_HOST_NONCOHERENT
+                  : (f & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT) ? SKIN_VK_MEMORY_DEVICE_LOCAL
+                                                               : SKIN_VK_MEMORY_HOST_COHERENT;
+        if (r != VK_SUCCESS) vk_block_free(&s->c, &s->host);
+    }
+    /* Staging: when forced, or when no mappable memory suits a vertex buffer. */
+    if (r == VK_ERROR_FEATURE_NOT_PRESENT) {
+        s->mode = SKIN_VK_MEMORY_STAGING;
+        r = vk_block_create(&s->c, total, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, PICK_HOST, &s->host);
+        s->flushes = force_flush || !(s->host.flags & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
+        if (r == VK_SUCCESS)
+            r = vk_block_create(&s->c, total, vertex_usage, PICK_DEVICE_LOCAL, &s->local);
+    }
+    if (r == VK_ERROR_FEATURE_NOT_PRESENT) r = VK_ERROR_OUT_OF_DEVICE_MEMORY;
+    if (r != VK_SUCCESS) {
+        skin_vk_stream_destroy(s);
+        return r;
+    }
+    *out = s;
+    return VK_SUCCESS;
+}
+
+void skin_vk_stream_destroy(skin_vk_stream *s)
+{
+    if (!s) return;
+    vk_block_free(&s->c, &s->local);
+    vk_block_free(&s->c, &s->host);
+    free(s);
+}
+
+skin_vk_memory_mode skin_vk_stream_mode(const skin_vk_stream *s) { return s ? s->mode : 0; }
+VkBool32 skin_vk_stream_flushes(const skin_vk_stream *s) { return s ? s->flushes : VK_FALSE; }
+VkDeviceSize skin_vk_stream_region_size(const skin_vk_stream *s) { return s ? s->region_size : 0; }
+uint32_t skin_vk_stream_region_count(const skin_vk_stream *s) { return s ? s->region_count : 0; }
+VkDeviceSize skin_vk_stream_alignment(const skin_vk_stream *s) { return s ? s->alignment : 0; }
+
+static VkBuffer draw_buffer(const skin_vk_stream *s)
+{
+    return s->mode == SKIN_VK_MEMORY_STAGING ? s->local.buffer : s->host.buffer;
+}
+
+VkResult skin_vk_stream_acquire(skin_vk_stream *s, uint64_t timeout, skin_vk_frame *frame)
+{
+    if (!s || !frame) return VK_ERROR_VALIDATION_FAILED_EXT;
+    uint32_t i = s->next;
+    if (s->region[i].state == REGION_ACQUIRED) return VK_ERROR_TOO_MANY_OBJECTS;
+    if (s->region[i].state == REGION_SUBMITTED && s->region[i].fence) {
+        VkResult r = s->c.fn.WaitForFences(s->c.device, 1, &s->region[i].fence, VK_TRUE, timeout);
+        if (r != VK_SUCCESS) return r;
+    }
+    s->region[i].state = REGION_ACQUIRED;
+    s->region[i].fence = VK_NULL_HANDLE;
+    s->region[i].used = 0;
+    s->region[i].gpu_used = 0;
+    s->next = (i + 1) % s->region_count;
+    frame->region = i;
+    frame->offset = s->region_size * i;
+    frame->size = s->region_size;
+    frame->mapped = (char *)s->host.mapped + frame->offset;
+    frame->buffer = draw_buffer(s);
+    return VK_SUCCESS;
+}
+
+static int frame_ok(const skin_vk_stream *s, const skin_vk_frame *f)
+{
+    return s && f && f->region < s->region_count &&
+           s->region[f->region].state == REGION_ACQUIRED;
+}
+
+VkResult skin_vk_frame_alloc(skin_vk_stream *s, const skin_vk_frame *frame, size_t vertex_count,
+                             const skin_vk_vertex_layout *layout, skin_vk_slot *slot)
+{
+    if (!frame_ok(s, frame) || !layout || !slot) return VK_ERROR_VALIDATION_FAILED_EXT;
+    skin_vk_vertex_layout check;
+    if (skin_vk_vertex_layout_init(layout->attributes, layout->packing, &check) != SKIN_OK ||
+        memcmp(&check, layout, sizeof check) != 0)
+        return VK_ERROR_VALIDATION_FAILED_EXT;
+    if (!(s->vertex_formats >> layout->packing & 1u)) return VK_ERROR_FORMAT_NOT_SUPPORTED;
+    VkDeviceSize used = s->region[frame->region].used;
+    VkDeviceSize room = s->region_size - used - s->region[frame->region].gpu_used;
+    if (vertex_count > room / layout->stride) return VK_ERROR_OUT_OF_POOL_MEMORY;
+    VkDeviceSize bytes = (VkDeviceSize)vertex_count * layout->stride;
+    VkDeviceSize next = used + bytes;
+    /* The next slot starts aligned; the end of the region is aligned. */
+    next = round_up(next, s->alignment);
+    s->region[frame->region].used = next;
+
+    memset(slot, 0, sizeof *slot);
+    slot->buffer = draw_buffer(s);
+    slot->offset = frame->offset + used;
+    slot->mapped = (char *)s->host.mapped + slot->offset;
+    slot->vertex_count = vertex_count;
+    slot->layout = *layout;
+    skin_output *o = &slot->output;
+    o->layout = SKIN_LAYOUT_STRIDED;
+    o->flags = SKIN_OUTPUT_STREAMING;
+    if (layout->packing == SKIN_VK_PACK_FLOAT) {
+        char *base = slot->mapped;
+        o->position = (float *)base;
+        o->position_stride = layout->stride;
+        if (layout->attributes & SKIN_VK_NORMAL) {
+            o->normal = (float *)(base + layout->normal_offset);
+            o->normal_stride = layout->stride;
+        }
+        if (layout->attributes & SKIN_VK_TANGENT) {
+            o->tangent = (float *)(base + layout->tangent_offset);
+            o->tangent_stride = layout->stride;
+        }
+    }
+    return VK_SUCCESS;
+}
+
+VkResult skin_vk_stream_commit(skin_vk_stream *s, const skin_vk_frame *frame,
+                               VkCommandBuffer cmd, VkFence fence)
+{
+    if (!frame_ok(s, frame)) return VK_ERROR_VALIDATION_FAILED_EXT;
+    int staging = s->mode == SKIN_VK_MEMORY_STAGING;
+    if (staging && !cmd) return VK_ERROR_VALIDATION_FAILED_EXT;
+    VkDeviceSize used = s->region[frame->region].used;
+    if (used && s->flushes) {
+        VkResult r = vk_block_flush(&s->c, &s->host, frame->offset, used, 1);
+        if (r != VK_SUCCESS) return r;
+    }
+    if (used && staging) {
+        VkBufferCopy copy = {frame->offset, frame->offset, used};
+        s->c.fn.CmdCopyBuffer(cmd, s->host.buffer, s->local.buffer, 1, &copy);
+        VkBufferMemoryBarrier b = {.sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER,
+                                   .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
+                                   .dstAccessMask = s->dst_access,
+                                   .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+                                   .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+                                   .buffer = s->local.buffer,
+                                   .offset = frame->offset,
+                                   .size = used};
+        s->c.fn.CmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, s->dst_stage, 0, 0, NULL, 1,
+                                 &b, 0, NULL);
+    }
+    s->region[frame->region].state = fence ? REGION_SUBMITTED : REGION_FREE;
+    s->region[frame->region].fence = fence;
+    return VK_SUCCESS;
+}
+
+VkResult vk_stream_alloc_gpu(skin_vk_stream *s, const skin_vk_frame *frame, size_t vertex_count,
+                             const skin_vk_vertex_layout *layout, skin_vk_slot *slot)
+{
+    if (!frame_ok(s, frame)) return VK_ERROR_VALIDATION_FAILED_EXT;
+    VkDeviceSize room = s->region_size - s->region[frame->region].used -
+                        s->region[frame->region].gpu_used;
+    if (vertex_count > room / layout->stride) return VK_ERROR_OUT_OF_POOL_MEMORY;
+    VkDeviceSize bytes = round_up((VkDeviceSize)vertex_count * layout->stride, s->alignment);
+    if (bytes > room) return VK_ERROR_OUT_OF_POOL_MEMORY;
+    s->region[frame->region].gpu_used += bytes;
+    memset(slot, 0, sizeof *slot);
+    slot->buffer = draw_buffer(s);
+    slot->offset = frame->offset + s->region_size - s->region[frame->region].gpu_used;
+    slot->vertex_count = vertex_count;
+    slot->layout = *layout;
+    return VK_SUCCESS;
+}

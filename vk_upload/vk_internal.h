@@ -1,0 +1,88 @@
+/* Shared by the stream ring and the GPU skinning path: the Vulkan function
+ * table and buffer + memory creation.  Not installed. */
+#ifndef SKIN_VK_INTERNAL_H
+#define SKIN_VK_INTERNAL_H
+
+#include "skin/skin_vk.h"
+
+typedef struct vk_fns {
+    PFN_vkGetPhysicalDeviceProperties GetPhysicalDeviceProperties;
+    PFN_vkGetPhysicalDeviceMemoryProperties GetPhysicalDeviceMemoryProperties;
+    PFN_vkGetPhysicalDeviceFormatProperties GetPhysicalDeviceFormatProperties;
+    PFN_vkCreateBuffer CreateBuffer;
+    PFN_vkDestroyBuffer DestroyBuffer;
+    PFN_vkGetBufferMemoryRequirements GetBufferMemoryRequirements;
+    PFN_vkAllocateMemory AllocateMemory;
+    PFN_vkFreeMemory FreeMemory;
+    PFN_vkBindBufferMemory BindBufferMemory;
+    PFN_vkMapMemory MapMemory;
+    PFN_vkFlushMappedMemoryRanges FlushMappedMemoryRanges;
+    PFN_vkWaitForFences WaitForFences;
+    PFN_vkCmdCopyBuffer CmdCopyBuffer;
+    PFN_vkCmdPipelineBarrier CmdPipelineBarrier;
+    /* GPU skinning */
+    PFN_vkCreateShaderModule CreateShaderModule;
+    PFN_vkDestroyShaderModule DestroyShaderModule;
+    PFN_vkCreateDescriptorSetLayout CreateDescriptorSetLayout;
+    PFN_vkDestroyDescriptorSetLayout DestroyDescriptorSetLayout;
+    PFN_vkCreatePipelineLayout CreatePipelineLayout;
+    PFN_vkDestroyPipelineLayout DestroyPipelineLayout;
+    PFN_vkCreateComputePipelines CreateComputePipelines;
+    PFN_vkDestroyPipeline DestroyPipeline;
+    PFN_vkCreateDescriptorPool CreateDescriptorPool;
+    PFN_vkDestroyDescriptorPool DestroyDescriptorPool;
+    PFN_vkAllocateDescriptorSets AllocateDescriptorSets;
+    PFN_vkUpdateDescriptorSets UpdateDescriptorSets;
+    PFN_vkCmdBindPipeline CmdBindPipeline;
+    PFN_vkCmdBindDescriptorSets CmdBindDescriptorSets;
+    PFN_vkCmdPushConstants CmdPushConstants;
+    PFN_vkCmdDispatch CmdDispatch;
+} vk_fns;
+
+typedef struct vk_ctx {
+    vk_fns fn;
+    VkDevice device;
+    const VkAllocationCallbacks *allocator;
+    VkPhysicalDeviceProperties props;
+    VkPhysicalDeviceMemoryProperties memory;
+} vk_ctx;
+
+/* Loads the functions (through gipa when not NULL, else the linked loader)
+ * and the device properties.  VK_ERROR_INITIALIZATION_FAILED if a function
+ * is missing. */
+VkResult vk_ctx_init(vk_ctx *c, VkPhysicalDevice phys, VkDevice device,
+                     PFN_vkGetInstanceProcAddr gipa, VkInstance instance,
+                     const VkAllocationCallbacks *allocator);
+
+/* A buffer with its own dedicated memory, mapped unless device-local only. */
+typedef struct vk_block {
+    VkBuffer buffer;
+    VkDeviceMemory memory;
+    void *mapped;
+    VkMemoryPropertyFlags flags; /* of the chosen memory type */
+    VkDeviceSize alloc_size;
+} vk_block;
+
+typedef enum {
+    PICK_DIRECT,       /* DEVICE_LOCAL|HOST_VISIBLE, else coherent uncached, else visible */
+    PICK_HOST,         /* coherent uncached, else any host-visible */
+    PICK_DEVICE_LOCAL  /* device-local, not mapped */
+} vk_pick;
+
+/* VK_ERROR_FEATURE_NOT_PRESENT when no memory type fits (callers fall back);
+ * VK_ERROR_OUT_OF_DEVICE_MEMORY when the size exceeds the heap.  On failure
+ * the caller still frees b with vk_block_free. */
+VkResult vk_block_create(const vk_ctx *c, VkDeviceSize size, VkBufferUsageFlags usage,
+                         vk_pick pick, vk_block *b);
+void vk_block_free(const vk_ctx *c, vk_block *b);
+/* Flushes [offset, offset+size) rounded out to nonCoherentAtomSize, if the
+ * memory is not coherent or force is set. */
+VkResult vk_block_flush(const vk_ctx *c, const vk_block *b, VkDeviceSize offset,
+                        VkDeviceSize size, int force);
+
+/* Stream ring: a slot for the GPU, taken from the end of the region (never
+ * flushed or copied by commit). */
+VkResult vk_stream_alloc_gpu(skin_vk_stream *s, const skin_vk_frame *frame, size_t vertex_count,
+                             const skin_vk_vertex_layout *layout, skin_vk_slot *slot);
+
+#endif
