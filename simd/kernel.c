@@ -129,6 +129,36 @@ ALWAYS_INLINE void load_influences(const kctx *c, const inputs *in, size_t v, in
     }
 }
 
+#if W <= 8
+/* LBS on the row path with 4 or 8 lanes: each lane's three matrix rows are
+ * blended in 128-bit registers, then transposed once per block instead of
+ * once per influence.  Per component these are the same multiply-adds, in
+ * the same order, as the SoA form. */
+ALWAYS_INLINE void blend_lanes(const source *s, const influences *f, vf *m, const uint32_t k)
+{
+    float w[SKIN_MAX_INFLUENCES][W];
+    UNROLL for (uint32_t i = 0; i < k; ++i) v_storeu(w[i], f->w[i]);
+    simde__m128 rows[3][W];
+    UNROLL for (int l = 0; l < W; ++l) {
+        simde__m128 r0 = simde_mm_setzero_ps(), r1 = r0, r2 = r0;
+        UNROLL for (uint32_t i = 0; i < k; ++i) {
+            const float *p = s->base + 12 * (size_t)f->jl[i][l];
+            const simde__m128 wl = simde_mm_set1_ps(w[i][l]);
+            r0 = simde_mm_fmadd_ps(wl, simde_mm_loadu_ps(p), r0);
+            r1 = simde_mm_fmadd_ps(wl, simde_mm_loadu_ps(p + 4), r1);
+            r2 = simde_mm_fmadd_ps(wl, simde_mm_loadu_ps(p + 8), r2);
+        }
+        rows[0][l] = r0, rows[1][l] = r1, rows[2][l] = r2;
+    }
+    UNROLL for (int r = 0; r < 3; ++r) {
+        vf a = v_rows_of(rows[r], 0), b = v_rows_of(rows[r], 1);
+        vf c = v_rows_of(rows[r], 2), d = v_rows_of(rows[r], 3);
+        v_transpose4(&a, &b, &c, &d);
+        m[4 * r] = a, m[4 * r + 1] = b, m[4 * r + 2] = c, m[4 * r + 3] = d;
+    }
+}
+#endif
+
 /* r * (x, y, z) for a row-major 3x3 held as r[0], r[1], r[2], r[rs], ... */
 ALWAYS_INLINE void mat3(const vf *r, int rs, vf *x, vf *y, vf *z)
 {
@@ -162,6 +192,11 @@ ALWAYS_INLINE void lbs(const kctx *c, const influences *f, vf *o, const uint32_t
     if (kind != FETCH_ROWS) {
         blend_table(&c->mat, f->j, f->w, 0, 12, m, k, kind);
     } else {
+#if W <= 8
+        blend_lanes(&c->mat, f, m, k);
+#else
+        /* 16 lanes: the SoA form keeps the same (zmm) multiply-add as the
+         * table kinds, so a vertex's result does not depend on the kind */
         UNROLL for (uint32_t i = 0; i < k; ++i) {
             UNROLL for (int row = 0; row < 3; ++row) {
                 vf r[4];
@@ -169,6 +204,7 @@ ALWAYS_INLINE void lbs(const kctx *c, const influences *f, vf *o, const uint32_t
                 UNROLL for (int q = 0; q < 4; ++q) m[4 * row + q] = v_fmadd(f->w[i], r[q], m[4 * row + q]);
             }
         }
+#endif
     }
     if (!c->nmat.base) {
         apply(c->job, m, NULL, o);
