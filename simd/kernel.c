@@ -169,25 +169,34 @@ ALWAYS_INLINE void mat3(const vf *r, int rs, vf *x, vf *y, vf *z)
 }
 
 /* Both methods end in a blended 3x4 matrix m (and, for normals, optionally
- * a 3x3 nm): p' = m (p, 1), n' = (nm or m) n, t' = m t. */
-ALWAYS_INLINE void apply(const skin_job *job, const vf *m, const vf *nm, vf *o)
+ * a 3x3 nm): p' = m (p, 1), n' = (nm or m) n, t' = m t.  The attributes are
+ * loaded only here, after the blend, so they never compete with its
+ * accumulators for registers. */
+ALWAYS_INLINE void apply(const skin_job *job, const inputs *in, size_t v, const vf *m, const vf *nm,
+                         vf *o)
 {
-    vf x = o[0], y = o[1], z = o[2];
+    UNROLL for (int e = 0; e < SKIN_COMPONENTS; ++e) o[e] = v_zero();
+    vf x = v_loadu(in->a[0] + v), y = v_loadu(in->a[1] + v), z = v_loadu(in->a[2] + v);
     o[0] = v_fmadd(m[0], x, v_fmadd(m[1], y, v_fmadd(m[2], z, m[3])));
     o[1] = v_fmadd(m[4], x, v_fmadd(m[5], y, v_fmadd(m[6], z, m[7])));
     o[2] = v_fmadd(m[8], x, v_fmadd(m[9], y, v_fmadd(m[10], z, m[11])));
     if (job->normals) {
+        UNROLL for (int e = 3; e < 6; ++e) o[e] = v_loadu(in->a[e] + v);
         if (nm)
             mat3(nm, 3, &o[3], &o[4], &o[5]);
         else
             mat3(m, 4, &o[3], &o[4], &o[5]);
     }
-    if (job->tangents) mat3(m, 4, &o[6], &o[7], &o[8]);
+    if (job->tangents) {
+        UNROLL for (int e = 6; e < 10; ++e) o[e] = v_loadu(in->a[e] + v);
+        mat3(m, 4, &o[6], &o[7], &o[8]);
+    }
 }
 
-ALWAYS_INLINE void lbs(const kctx *c, const influences *f, vf *o, const uint32_t k, const int kind)
+/* Blends the palette matrices into m (and normal matrices into nm);
+ * returns whether nm is used. */
+ALWAYS_INLINE int lbs(const kctx *c, const influences *f, vf *m, vf *nm, const uint32_t k, const int kind)
 {
-    vf m[12];
     UNROLL for (int e = 0; e < 12; ++e) m[e] = v_zero();
     if (kind != FETCH_ROWS) {
         blend_table(&c->mat, f->j, f->w, 0, 12, m, k, kind);
@@ -206,16 +215,11 @@ ALWAYS_INLINE void lbs(const kctx *c, const influences *f, vf *o, const uint32_t
         }
 #endif
     }
-    if (!c->nmat.base) {
-        apply(c->job, m, NULL, o);
-        return;
-    }
-    vf nm[9];
+    if (!c->nmat.base) return 0;
     UNROLL for (int e = 0; e < 9; ++e) nm[e] = v_zero();
     if (kind != FETCH_ROWS) {
         blend_table(&c->nmat, f->j, f->w, 0, 9, nm, k, kind);
-        apply(c->job, m, nm, o);
-        return;
+        return 1;
     }
     UNROLL for (uint32_t i = 0; i < k; ++i) {
         vf r[8];
@@ -224,7 +228,7 @@ ALWAYS_INLINE void lbs(const kctx *c, const influences *f, vf *o, const uint32_t
         UNROLL for (int e = 0; e < 8; ++e) nm[e] = v_fmadd(f->w[i], r[e], nm[e]);
         nm[8] = v_fmadd(f->w[i], fetch1(&c->nmat, f->j[i], f->jl[i], 8, kind), nm[8]);
     }
-    apply(c->job, m, nm, o);
+    return 1;
 }
 
 ALWAYS_INLINE vf dot4(const vf *a, const vf *b)
@@ -234,7 +238,9 @@ ALWAYS_INLINE vf dot4(const vf *a, const vf *b)
 
 ALWAYS_INLINE vf cross_x(vf ay, vf az, vf by, vf bz) { return v_sub(v_mul(ay, bz), v_mul(az, by)); }
 
-ALWAYS_INLINE void dqs(const kctx *c, const influences *f, vf *o, const uint32_t k, const int kind)
+/* Blends the dual quaternions and turns the result into m (and, with
+ * scales, the normal matrix nm); returns whether nm is used. */
+ALWAYS_INLINE int dqs(const kctx *c, const influences *f, vf *m, vf *nm, const uint32_t k, const int kind)
 {
     vf b[8], s[3];
     UNROLL for (int e = 0; e < 8; ++e) b[e] = v_zero();
@@ -289,7 +295,6 @@ ALWAYS_INLINE void dqs(const kctx *c, const influences *f, vf *o, const uint32_t
     vf xy = v_mul(b[0], Y), xz = v_mul(b[0], Z), yz = v_mul(b[1], Z);
     vf wx = v_mul(b[3], X), wy = v_mul(b[3], Y), wz = v_mul(b[3], Z);
     const vf one = v_set1(1.0f);
-    vf m[12];
     m[0] = v_sub(one, v_add(yy, zz)), m[1] = v_sub(xy, wz), m[2] = v_add(xz, wy);
     m[4] = v_add(xy, wz), m[5] = v_sub(one, v_add(xx, zz)), m[6] = v_sub(yz, wx);
     m[8] = v_sub(xz, wy), m[9] = v_add(yz, wx), m[10] = v_sub(one, v_add(xx, yy));
@@ -297,18 +302,14 @@ ALWAYS_INLINE void dqs(const kctx *c, const influences *f, vf *o, const uint32_t
     m[3] = v_mul(k2, v_add(v_fmadd(b[3], b[4], v_mul(v_sub(v_zero(), b[7]), b[0])), cross_x(b[1], b[2], b[5], b[6])));
     m[7] = v_mul(k2, v_add(v_fmadd(b[3], b[5], v_mul(v_sub(v_zero(), b[7]), b[1])), cross_x(b[2], b[0], b[6], b[4])));
     m[11] = v_mul(k2, v_add(v_fmadd(b[3], b[6], v_mul(v_sub(v_zero(), b[7]), b[2])), cross_x(b[0], b[1], b[4], b[5])));
-    if (!use_sc) {
-        apply(c->job, m, NULL, o);
-        return;
-    }
+    if (!use_sc) return 0;
     /* scale in bind space: m = R S for points and tangents, R S^-1 for normals */
-    vf nm[9];
     UNROLL for (int r = 0; r < 3; ++r)
         UNROLL for (int col = 0; col < 3; ++col) {
             nm[3 * r + col] = v_div(m[4 * r + col], s[col]);
             m[4 * r + col] = v_mul(m[4 * r + col], s[col]);
         }
-    apply(c->job, m, nm, o);
+    return 1;
 }
 
 ALWAYS_INLINE void normalize3(vf *x, vf *y, vf *z)
@@ -326,16 +327,12 @@ ALWAYS_INLINE void skin_block(const kctx *c, const inputs *in, size_t v, vf o[SK
     const skin_job *job = c->job;
     influences f;
     load_influences(c, in, v, &f, k, kind);
-    for (int e = 0; e < SKIN_COMPONENTS; ++e) o[e] = v_zero();
-    for (int e = 0; e < 3; ++e) o[e] = v_loadu(in->a[e] + v);
-    if (job->normals)
-        for (int e = 3; e < 6; ++e) o[e] = v_loadu(in->a[e] + v);
-    if (job->tangents)
-        for (int e = 6; e < 10; ++e) o[e] = v_loadu(in->a[e] + v);
-    if (method == SKIN_LBS)
-        lbs(c, &f, o, k, kind);
+    vf m[12], nm[9];
+    const int use_nm = method == SKIN_LBS ? lbs(c, &f, m, nm, k, kind) : dqs(c, &f, m, nm, k, kind);
+    if (use_nm) /* two calls, not a pointer to either, keep m and nm in registers */
+        apply(job, in, v, m, nm, o);
     else
-        dqs(c, &f, o, k, kind);
+        apply(job, in, v, m, NULL, o);
     if (job->normalize) {
         normalize3(&o[3], &o[4], &o[5]);
         normalize3(&o[6], &o[7], &o[8]);
