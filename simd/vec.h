@@ -51,21 +51,17 @@ static inline vi v_min_i32(vi a, vi b) { return simde_mm512_min_epi32(a, b); }
 static inline void v_store_i32(int32_t *p, vi a) { simde_mm512_storeu_si512(p, a); }
 static inline vi v_set1_i32(int32_t x) { return simde_mm512_set1_epi32(x); }
 static inline vf v_from_u32(vi a) { return simde_mm512_cvtepu32_ps(a); }
-static inline vi v_load_u16(const uint16_t *p)
+/* Zero-extends 16 uint16 in the low half of x: element i moves to 16-bit
+ * slot 2i, odd slots zeroed. */
+static inline vi v_widen_u16(simde__m256i x)
 {
-    /* zero-extend: 16-bit element i moves to slot 2i, odd slots zeroed */
     static const uint16_t order[32] = {0, 0, 1, 0, 2, 0, 3, 0, 4, 0, 5, 0, 6, 0, 7, 0,
                                        8, 0, 9, 0, 10, 0, 11, 0, 12, 0, 13, 0, 14, 0, 15, 0};
-    const vi idx = simde_mm512_loadu_si512(order);
-    vi x = simde_mm512_castsi256_si512(simde_mm256_loadu_si256(p));
-    return simde_mm512_maskz_permutexvar_epi16(0x55555555u, idx, x);
+    return simde_mm512_maskz_permutexvar_epi16(0x55555555u, simde_mm512_loadu_si512(order),
+                                               simde_mm512_castsi256_si512(x));
 }
-static inline vi v_load_u8(const uint8_t *p)
-{
-    uint16_t wide[16];
-    simde_mm256_storeu_si256(wide, simde_mm256_cvtepu8_epi16(simde_mm_loadu_si128(p)));
-    return v_load_u16(wide);
-}
+static inline vi v_load_u16(const uint16_t *p) { return v_widen_u16(simde_mm256_loadu_si256(p)); }
+static inline vi v_load_u8(const uint8_t *p) { return v_widen_u16(simde_mm256_cvtepu8_epi16(simde_mm_loadu_si128(p))); }
 /* Four lanes' 4-float rows -> one vector whose 128-bit lane k holds row 4k+a. */
 static inline vf v_rows(const float *const *r, int a)
 {
