@@ -38,7 +38,7 @@ endif()
 # build type, and -O0 builds the SIMD kernels ~3x faster than Release.
 run("configure" ${CMAKE_COMMAND} -S "${SOURCE_DIR}" -B "${build}" ${gen_args} ${cc_args}
     -DCMAKE_BUILD_TYPE=Debug -DBUILD_SHARED_LIBS=ON -DSKIN_BUILD_TESTS=OFF
-    -DSKIN_BUILD_BENCH=OFF -DSKIN_BUILD_EXAMPLES=OFF -DSKIN_VULKAN=OFF
+    -DSKIN_BUILD_BENCH=OFF -DSKIN_VULKAN=OFF
     "-DCMAKE_INSTALL_PREFIX=${prefix}")
 run("build" ${CMAKE_COMMAND} --build "${build}" -j2)
 run("install" ${CMAKE_COMMAND} --install "${build}")

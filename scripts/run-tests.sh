@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Installs what is missing, then builds and tests skin in several
+# configurations, each in its own directory under build-ci/.  Prints one
+# summary line "run-tests: N passed, M failed" and exits nonzero if any
+# test (or any configure/build) failed.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+scripts/setup.sh || { echo "run-tests: setup failed" >&2; echo "run-tests: 0 passed, 1 failed"; exit 1; }
+
+jobs=$(nproc)
+# CI=true reaches ctest (and the tests) through the environment: there a
+# missing Vulkan device is a failure, not a skip.
+if [ -n "${CI:-}" ]; then export CI; fi
+
+passed=0 failed=0 skipped=0 report=()
+
+# config NAME "CTEST ARGS" CMAKE ARGS...
+config() {
+  local name=$1 ctest_args=$2 dir=$root/build-ci/$1 log t0=$SECONDS
+  shift 2
+  log=$dir.log
+  mkdir -p "$dir"
+  echo "=== $name: configure and build"
+  if ! { cmake -S "$root" -B "$dir" "$@" && cmake --build "$dir" -j"$jobs"; } >"$log" 2>&1; then
+    tail -n 40 "$log"
+    echo "=== $name: configure/build FAILED (full log: $log)"
+    failed=$((failed + 1)) report+=("$name: build failed ($((SECONDS - t0)) s)")
+    return
+  fi
+  echo "=== $name: ctest $ctest_args"
+  local out
+  # shellcheck disable=SC2086  # ctest_args is a word list on purpose
+  out=$(cd "$dir" && ctest --output-on-failure --no-tests=ignore --timeout 900 -j"$jobs" $ctest_args 2>&1)
+  local rc=$?
+  printf '%s\n' "$out"
+  # "NN% tests passed, F tests failed out of T"; absent when nothing matched.
+  local line total=0 bad=0 skip
+  line=$(printf '%s\n' "$out" | grep -E '^[0-9]+% tests passed, [0-9]+ tests? failed out of [0-9]+' | tail -n 1)
+  # Tests that skipped themselves (SKIP_RETURN_CODE) count as neither.
+  skip=$(printf '%s\n' "$out" | grep -cE '^[[:space:]]*[0-9]+ - .*\(Skipped\)$')
+  if [ -n "$line" ]; then
+    bad=$(sed -E 's/.* ([0-9]+) tests? failed out of.*/\1/' <<<"$line")
+    total=$(sed -E 's/.*out of ([0-9]+).*/\1/' <<<"$line")
+  elif [ $rc -ne 0 ]; then
+    bad=1 # ctest itself failed without a summary
+  fi
+  passed=$((passed + total - bad - skip)) failed=$((failed + bad)) skipped=$((skipped + skip))
+  report+=("$name: $((total - bad - skip)) passed, $bad failed, $skip skipped ($((SECONDS - t0)) s)")
+}
+
+start=$SECONDS
+# Only the main configuration builds the bench and Vulkan.
+lean=(-DSKIN_BUILD_BENCH=OFF)
+
+# 1. Everything, warnings as errors, every test (per-ISA kernels, Vulkan on lavapipe).
+config main "" -DCMAKE_BUILD_TYPE=Release -DSKIN_WERROR=ON
+
+# 2. SIMDe's portable fallbacks instead of native intrinsics, kernel tests.
+#    -O1: at -O3 gcc needs many minutes for the emulated AVX-512 kernels.
+config simde-no-native "-L kernels" -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_FLAGS=-DSIMDE_NO_NATIVE \
+  "-DCMAKE_C_FLAGS_RELEASE=-O1 -DNDEBUG" -DSKIN_VULKAN=OFF "${lean[@]}"
+
+# 3. AddressSanitizer + UndefinedBehaviorSanitizer, all but Vulkan and package.
+config asan-ubsan "-LE vulkan|package" -DCMAKE_BUILD_TYPE=Debug \
+  -DSKIN_SANITIZE=address,undefined -DSKIN_VULKAN=OFF "${lean[@]}"
+
+# 4. ThreadSanitizer on the plain-thread tests (gcc's libgomp is not
+#    instrumented, hence no OpenMP).
+config tsan "-L threads" -DCMAKE_BUILD_TYPE=Debug \
+  -DSKIN_SANITIZE=thread -DSKIN_OPENMP=OFF -DSKIN_VULKAN=OFF "${lean[@]}"
+
+# 5. aarch64 (NEON kernels) cross build, every test under qemu-aarch64.
+config aarch64 "" -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_TOOLCHAIN_FILE="$root/cmake/aarch64-linux-gnu.cmake" -DSKIN_VULKAN=OFF "${lean[@]}"
+
+echo
+printf '  %s\n' "${report[@]}"
+echo "  total $((SECONDS - start)) s; $skipped tests skipped themselves (not counted)"
+echo "run-tests: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
