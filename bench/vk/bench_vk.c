@@ -246,6 +246,42 @@ done:
     return rc;
 }
 
+/* Begins c->cmd for one timed submission, with a timestamp at the top. */
+static int begin_timed(ctx *c, int have_gpu)
+{
+    VkCommandBufferBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+                                   .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT};
+    if (vkBeginCommandBuffer(c->cmd, &bi) != VK_SUCCESS) return -1;
+    if (have_gpu) {
+        vkCmdResetQueryPool(c->cmd, c->timestamps, 0, 2);
+        vkCmdWriteTimestamp(c->cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, c->timestamps, 0);
+    }
+    return 0;
+}
+
+/* Ends c->cmd, submits it with c->fence and waits: *wall gets submit ->
+ * fence on the CPU clock, *gpu the time between the timestamps (and
+ * *have_gpu is cleared if they cannot be read). */
+static int submit_timed(ctx *c, int *have_gpu, double *wall, double *gpu)
+{
+    if (*have_gpu) vkCmdWriteTimestamp(c->cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, c->timestamps, 1);
+    if (vkEndCommandBuffer(c->cmd) != VK_SUCCESS) return -1;
+    VkSubmitInfo si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1,
+                       .pCommandBuffers = &c->cmd};
+    double t0 = now_ns();
+    if (vkQueueSubmit(c->queue, 1, &si, c->fence) != VK_SUCCESS ||
+        vkWaitForFences(c->device, 1, &c->fence, VK_TRUE, UINT64_MAX) != VK_SUCCESS)
+        return -1;
+    *wall = now_ns() - t0;
+    uint64_t ts[2] = {0, 0};
+    if (*have_gpu &&
+        vkGetQueryPoolResults(c->device, c->timestamps, 0, 2, sizeof ts, ts, sizeof ts[0],
+                              VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT) != VK_SUCCESS)
+        *have_gpu = 0;
+    *gpu = (double)(ts[1] - ts[0]) * c->timestamp_period;
+    return 0;
+}
+
 /* Staging: commit records the copy + barrier; time submit to fence, and
  * the GPU's own time between timestamps around the copy. */
 static int bench_staging(ctx *c, int warm, int reps, FILE *out)
@@ -266,31 +302,11 @@ static int bench_staging(ctx *c, int warm, int reps, FILE *out)
         /* Reset the fence only after acquire has waited on it. */
         if (vkResetFences(c->device, 1, &c->fence) != VK_SUCCESS) goto done;
         if (i == -warm) memset(slot.mapped, 0, (size_t)bytes); /* defined contents */
-        VkCommandBufferBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
-                                       .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT};
-        if (vkBeginCommandBuffer(c->cmd, &bi) != VK_SUCCESS) goto done;
-        if (have_gpu) {
-            vkCmdResetQueryPool(c->cmd, c->timestamps, 0, 2);
-            vkCmdWriteTimestamp(c->cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, c->timestamps, 0);
-        }
-        if (skin_vk_stream_commit(ring, &f, c->cmd, c->fence) != VK_SUCCESS) goto done;
-        if (have_gpu)
-            vkCmdWriteTimestamp(c->cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, c->timestamps, 1);
-        if (vkEndCommandBuffer(c->cmd) != VK_SUCCESS) goto done;
-        VkSubmitInfo si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
-                           .commandBufferCount = 1,
-                           .pCommandBuffers = &c->cmd};
-        double t0 = now_ns();
-        if (vkQueueSubmit(c->queue, 1, &si, c->fence) != VK_SUCCESS ||
-            vkWaitForFences(c->device, 1, &c->fence, VK_TRUE, UINT64_MAX) != VK_SUCCESS)
+        double wall, gpu;
+        if (begin_timed(c, have_gpu) || skin_vk_stream_commit(ring, &f, c->cmd, c->fence) != VK_SUCCESS ||
+            submit_timed(c, &have_gpu, &wall, &gpu))
             goto done;
-        double t1 = now_ns();
-        uint64_t ts[2] = {0, 0};
-        if (have_gpu &&
-            vkGetQueryPoolResults(c->device, c->timestamps, 0, 2, sizeof ts, ts, sizeof ts[0],
-                                  VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT) != VK_SUCCESS)
-            have_gpu = 0;
-        if (i >= 0) t[i] = t1 - t0, t[reps + i] = (double)(ts[1] - ts[0]) * c->timestamp_period;
+        if (i >= 0) t[i] = wall, t[reps + i] = gpu;
     }
     stats wall = summarize(t, reps);
     fprintf(out, "  %-46s %9.2f %9.2f us/frame (%.1f MiB)\n",
@@ -329,34 +345,14 @@ static int bench_gpu(ctx *c, rig *r, int warm, int reps, FILE *out)
         if (skin_vk_stream_acquire(ring, UINT64_MAX, &f) != VK_SUCCESS ||
             vkResetFences(c->device, 1, &c->fence) != VK_SUCCESS)
             goto done;
-        VkCommandBufferBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
-                                       .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT};
-        if (vkBeginCommandBuffer(c->cmd, &bi) != VK_SUCCESS) goto done;
-        if (have_gpu) {
-            vkCmdResetQueryPool(c->cmd, c->timestamps, 0, 2);
-            vkCmdWriteTimestamp(c->cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, c->timestamps, 0);
-        }
-        if (skin_vk_gpu_skin(gm, ring, &f, c->cmd, &r->palette, SKIN_VK_NORMAL | SKIN_VK_TANGENT,
+        double wall, gpu_ns;
+        if (begin_timed(c, have_gpu) ||
+            skin_vk_gpu_skin(gm, ring, &f, c->cmd, &r->palette, SKIN_VK_NORMAL | SKIN_VK_TANGENT,
                              &slot) != VK_SUCCESS ||
-            skin_vk_stream_commit(ring, &f, c->cmd, c->fence) != VK_SUCCESS)
+            skin_vk_stream_commit(ring, &f, c->cmd, c->fence) != VK_SUCCESS ||
+            submit_timed(c, &have_gpu, &wall, &gpu_ns))
             goto done;
-        if (have_gpu)
-            vkCmdWriteTimestamp(c->cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, c->timestamps, 1);
-        if (vkEndCommandBuffer(c->cmd) != VK_SUCCESS) goto done;
-        VkSubmitInfo si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
-                           .commandBufferCount = 1,
-                           .pCommandBuffers = &c->cmd};
-        double t0 = now_ns();
-        if (vkQueueSubmit(c->queue, 1, &si, c->fence) != VK_SUCCESS ||
-            vkWaitForFences(c->device, 1, &c->fence, VK_TRUE, UINT64_MAX) != VK_SUCCESS)
-            goto done;
-        double t1 = now_ns();
-        uint64_t ts[2] = {0, 0};
-        if (have_gpu &&
-            vkGetQueryPoolResults(c->device, c->timestamps, 0, 2, sizeof ts, ts, sizeof ts[0],
-                                  VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT) != VK_SUCCESS)
-            have_gpu = 0;
-        if (i >= 0) t[i] = t1 - t0, t[reps + i] = (double)(ts[1] - ts[0]) * c->timestamp_period;
+        if (i >= 0) t[i] = wall, t[reps + i] = gpu_ns;
     }
     stats wall = summarize(t, reps);
     if (have_gpu) {
