@@ -14,8 +14,8 @@
 
 /* ---------------------------------------------------------- palette fetch */
 
-/* A palette array of `stride` floats per joint, fetched one of two ways
- * (the `kind` every block function is specialised on):
+/* A palette array of `stride` floats per joint, fetched in one of these
+ * ways (the `kind` every block function is specialised on):
  *  FETCH_ROWS: each lane's 4-float row is loaded and the rows transposed;
  *  FETCH_TABLE2 / FETCH_TABLE4 (W == 16, palettes of at most 32 / 64
  *  joints): per-component tables looked up with two-register permutes. */
@@ -299,9 +299,10 @@ ALWAYS_INLINE int dqs(const kctx *c, const influences *f, vf *m, vf *nm, const u
     m[4] = v_add(xy, wz), m[5] = v_sub(one, v_add(xx, zz)), m[6] = v_sub(yz, wx);
     m[8] = v_sub(xz, wy), m[9] = v_add(yz, wx), m[10] = v_sub(one, v_add(xx, yy));
     /* translation (2 / n2) (rw d - dw r + r x d) */
-    m[3] = v_mul(k2, v_add(v_fmadd(b[3], b[4], v_mul(v_sub(v_zero(), b[7]), b[0])), cross_x(b[1], b[2], b[5], b[6])));
-    m[7] = v_mul(k2, v_add(v_fmadd(b[3], b[5], v_mul(v_sub(v_zero(), b[7]), b[1])), cross_x(b[2], b[0], b[6], b[4])));
-    m[11] = v_mul(k2, v_add(v_fmadd(b[3], b[6], v_mul(v_sub(v_zero(), b[7]), b[2])), cross_x(b[0], b[1], b[4], b[5])));
+    const vf ndw = v_sub(v_zero(), b[7]);
+    m[3] = v_mul(k2, v_add(v_fmadd(b[3], b[4], v_mul(ndw, b[0])), cross_x(b[1], b[2], b[5], b[6])));
+    m[7] = v_mul(k2, v_add(v_fmadd(b[3], b[5], v_mul(ndw, b[1])), cross_x(b[2], b[0], b[6], b[4])));
+    m[11] = v_mul(k2, v_add(v_fmadd(b[3], b[6], v_mul(ndw, b[2])), cross_x(b[0], b[1], b[4], b[5])));
     if (!use_sc) return 0;
     /* scale in bind space: m = R S for points and tangents, R S^-1 for normals */
     UNROLL for (int r = 0; r < 3; ++r)
@@ -364,6 +365,14 @@ typedef struct writer {
     vf bmin[3], bmax[3];
 } writer;
 
+ALWAYS_INLINE void store_vec(const skin_job *job, const writer *wr, float *dst, vf x)
+{
+    if (job->streaming && wr->aligned)
+        v_stream(dst, x);
+    else
+        v_storeu(dst, x);
+}
+
 /* Components (2q, 2q+1) of W vertices become 64-bit pairs; chunk i of each
  * 4-vertex group (16 bytes) takes pairs 2i and 2i+1 of the group's 2Q
  * pairs; the lane step then puts the chunks in memory order. */
@@ -390,12 +399,24 @@ ALWAYS_INLINE void store_packed(const skin_job *job, const writer *wr, const vf 
             chunk[i] = v_blend64(a, b);
     }
     float *dst = (float *)(job->dst[0] + v * job->dst_stride[0]);
-    UNROLL for (int m = 0; m < 2 * q_count; ++m) {
-        vf x = v_lane_gather(chunk, 2 * q_count, m);
-        if (job->streaming && wr->aligned)
-            v_stream(dst + m * W, x);
-        else
-            v_storeu(dst + m * W, x);
+    UNROLL for (int m = 0; m < 2 * q_count; ++m) store_vec(job, wr, dst + m * W, v_lane_gather(chunk, 2 * q_count, m));
+}
+
+/* Lanes [lo, hi) of a block whose first lane is vertex v, one float at a
+ * time: any layout.  Updates the bounds with those lanes if asked. */
+static void store_lanes(const skin_job *job, const vf *o, size_t v, int lo, int hi, int bounds)
+{
+    float tmp[SKIN_COMPONENTS][W];
+    for (int e = 0; e < SKIN_COMPONENTS; ++e) v_storeu(tmp[e], o[e]);
+    for (int l = lo; l < hi; ++l) {
+        for (int e = 0; e < SKIN_COMPONENTS; ++e)
+            if (component_used(job, e))
+                memcpy(job->dst[e] + (v + l) * job->dst_stride[e], &tmp[e][l], sizeof(float));
+        if (bounds)
+            for (int e = 0; e < 3; ++e) {
+                if (tmp[e][l] < job->bounds[e]) job->bounds[e] = tmp[e][l];
+                if (tmp[e][l] > job->bounds[3 + e]) job->bounds[3 + e] = tmp[e][l];
+            }
     }
 }
 
@@ -412,47 +433,17 @@ ALWAYS_INLINE void store_block(const skin_job *job, writer *wr, const vf *o, siz
         store_packed(job, wr, o, v, 6);
     } else if (wr->packed == 3) {
         float *dst = (float *)(job->dst[0] + v * job->dst_stride[0]);
-        UNROLL for (int m = 0; m < 3; ++m) {
-            if (job->streaming && wr->aligned)
-                v_stream(dst + m * W, v_pack3(o, m));
-            else
-                v_storeu(dst + m * W, v_pack3(o, m));
-        }
+        UNROLL for (int m = 0; m < 3; ++m) store_vec(job, wr, dst + m * W, v_pack3(o, m));
     } else if (job->soa) {
         for (int e = 0; e < SKIN_COMPONENTS; ++e) {
             if (!component_used(job, e)) continue;
-            float *dst = (float *)job->dst[e] + v;
-            if (job->streaming && wr->aligned)
-                v_stream(dst, o[e]);
-            else
-                v_storeu(dst, o[e]);
+            store_vec(job, wr, (float *)job->dst[e] + v, o[e]);
         }
     } else {
-        float tmp[SKIN_COMPONENTS][W];
-        for (int e = 0; e < SKIN_COMPONENTS; ++e) v_storeu(tmp[e], o[e]);
-        for (int l = 0; l < W; ++l)
-            for (int e = 0; e < SKIN_COMPONENTS; ++e)
-                if (component_used(job, e))
-                    memcpy(job->dst[e] + (v + l) * job->dst_stride[e], &tmp[e][l], sizeof(float));
+        store_lanes(job, o, v, 0, W, 0); /* bounds done above */
     }
 }
 
-/* Lanes [lo, hi) of a block whose first lane is vertex v. */
-static void store_lanes(const skin_job *job, const vf *o, size_t v, int lo, int hi)
-{
-    float tmp[SKIN_COMPONENTS][W];
-    for (int e = 0; e < SKIN_COMPONENTS; ++e) v_storeu(tmp[e], o[e]);
-    for (int l = lo; l < hi; ++l) {
-        for (int e = 0; e < SKIN_COMPONENTS; ++e)
-            if (component_used(job, e))
-                memcpy(job->dst[e] + (v + l) * job->dst_stride[e], &tmp[e][l], sizeof(float));
-        if (job->bounds)
-            for (int e = 0; e < 3; ++e) {
-                if (tmp[e][l] < job->bounds[e]) job->bounds[e] = tmp[e][l];
-                if (tmp[e][l] > job->bounds[3 + e]) job->bounds[3 + e] = tmp[e][l];
-            }
-    }
-}
 
 /* Skins the full blocks in [v, end) of `in` and stores them; with `out`,
  * skins only the block at v into out (the partial-block path). */
@@ -524,7 +515,7 @@ static void skin_partial(const kctx *c, blocks_fn fn, const inputs *in, size_t v
     }
     vf o[SKIN_COMPONENTS];
     fn(c, &scratch, 0, W, NULL, o);
-    store_lanes(job, o, v, lo, hi);
+    store_lanes(job, o, v, lo, hi, job->bounds != NULL);
 }
 
 /* ----------------------------------------------------------------- driver */
