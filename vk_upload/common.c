@@ -13,41 +13,18 @@ VkResult vk_ctx_init(vk_ctx *c, VkPhysicalDevice phys, VkDevice device,
     vk_fns *f = &c->fn;
     int ok = 1;
     if (!gipa) {
-#define DIRECT(name) f->name = vk##name
-        DIRECT(GetPhysicalDeviceProperties), DIRECT(GetPhysicalDeviceMemoryProperties);
-        DIRECT(GetPhysicalDeviceFormatProperties), DIRECT(CreateBuffer), DIRECT(DestroyBuffer);
-        DIRECT(GetBufferMemoryRequirements), DIRECT(AllocateMemory), DIRECT(FreeMemory);
-        DIRECT(BindBufferMemory), DIRECT(MapMemory), DIRECT(FlushMappedMemoryRanges);
-        DIRECT(WaitForFences), DIRECT(CmdCopyBuffer), DIRECT(CmdPipelineBarrier);
-        DIRECT(CreateShaderModule), DIRECT(DestroyShaderModule);
-        DIRECT(CreateDescriptorSetLayout), DIRECT(DestroyDescriptorSetLayout);
-        DIRECT(CreatePipelineLayout), DIRECT(DestroyPipelineLayout);
-        DIRECT(CreateComputePipelines), DIRECT(DestroyPipeline);
-        DIRECT(CreateDescriptorPool), DIRECT(DestroyDescriptorPool);
-        DIRECT(AllocateDescriptorSets), DIRECT(UpdateDescriptorSets);
-        DIRECT(CmdBindPipeline), DIRECT(CmdBindDescriptorSets), DIRECT(CmdPushConstants);
-        DIRECT(CmdDispatch);
+#define DIRECT(name) f->name = vk##name;
+        VK_INSTANCE_FUNCS(DIRECT)
+        VK_DEVICE_FUNCS(DIRECT)
 #undef DIRECT
     } else {
         PFN_vkGetDeviceProcAddr gdpa =
             (PFN_vkGetDeviceProcAddr)gipa(instance, "vkGetDeviceProcAddr");
         if (!gdpa) return VK_ERROR_INITIALIZATION_FAILED;
-#define INST(name) ok &= (f->name = (PFN_vk##name)gipa(instance, "vk" #name)) != NULL
-#define DEV(name) ok &= (f->name = (PFN_vk##name)gdpa(device, "vk" #name)) != NULL
-        INST(GetPhysicalDeviceProperties), INST(GetPhysicalDeviceMemoryProperties);
-        INST(GetPhysicalDeviceFormatProperties);
-        DEV(CreateBuffer), DEV(DestroyBuffer), DEV(GetBufferMemoryRequirements);
-        DEV(AllocateMemory), DEV(FreeMemory), DEV(BindBufferMemory), DEV(MapMemory);
-        DEV(FlushMappedMemoryRanges), DEV(WaitForFences), DEV(CmdCopyBuffer);
-        DEV(CmdPipelineBarrier);
-        DEV(CreateShaderModule), DEV(DestroyShaderModule);
-        DEV(CreateDescriptorSetLayout), DEV(DestroyDescriptorSetLayout);
-        DEV(CreatePipelineLayout), DEV(DestroyPipelineLayout);
-        DEV(CreateComputePipelines), DEV(DestroyPipeline);
-        DEV(CreateDescriptorPool), DEV(DestroyDescriptorPool);
-        DEV(AllocateDescriptorSets), DEV(UpdateDescriptorSets);
-        DEV(CmdBindPipeline), DEV(CmdBindDescriptorSets), DEV(CmdPushConstants);
-        DEV(CmdDispatch);
+#define INST(name) ok &= (f->name = (PFN_vk##name)gipa(instance, "vk" #name)) != NULL;
+#define DEV(name) ok &= (f->name = (PFN_vk##name)gdpa(device, "vk" #name)) != NULL;
+        VK_INSTANCE_FUNCS(INST)
+        VK_DEVICE_FUNCS(DEV)
 #undef INST
 #undef DEV
     }

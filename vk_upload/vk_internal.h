@@ -5,38 +5,27 @@
 
 #include "skin/skin_vk.h"
 
+/* Every Vulkan function the library calls, in one list: X(name) for the
+ * instance-level ones, and the device-level ones (buffers and memory for
+ * the ring, pipelines and dispatch for GPU skinning). */
+#define VK_INSTANCE_FUNCS(X) \
+    X(GetPhysicalDeviceProperties) X(GetPhysicalDeviceMemoryProperties) \
+    X(GetPhysicalDeviceFormatProperties)
+#define VK_DEVICE_FUNCS(X) \
+    X(CreateBuffer) X(DestroyBuffer) X(GetBufferMemoryRequirements) X(AllocateMemory) \
+    X(FreeMemory) X(BindBufferMemory) X(MapMemory) X(FlushMappedMemoryRanges) \
+    X(WaitForFences) X(CmdCopyBuffer) X(CmdPipelineBarrier) \
+    X(CreateShaderModule) X(DestroyShaderModule) X(CreateDescriptorSetLayout) \
+    X(DestroyDescriptorSetLayout) X(CreatePipelineLayout) X(DestroyPipelineLayout) \
+    X(CreateComputePipelines) X(DestroyPipeline) X(CreateDescriptorPool) \
+    X(DestroyDescriptorPool) X(AllocateDescriptorSets) X(UpdateDescriptorSets) \
+    X(CmdBindPipeline) X(CmdBindDescriptorSets) X(CmdPushConstants) X(CmdDispatch)
+
 typedef struct vk_fns {
-    PFN_vkGetPhysicalDeviceProperties GetPhysicalDeviceProperties;
-    PFN_vkGetPhysicalDeviceMemoryProperties GetPhysicalDeviceMemoryProperties;
-    PFN_vkGetPhysicalDeviceFormatProperties GetPhysicalDeviceFormatProperties;
-    PFN_vkCreateBuffer CreateBuffer;
-    PFN_vkDestroyBuffer DestroyBuffer;
-    PFN_vkGetBufferMemoryRequirements GetBufferMemoryRequirements;
-    PFN_vkAllocateMemory AllocateMemory;
-    PFN_vkFreeMemory FreeMemory;
-    PFN_vkBindBufferMemory BindBufferMemory;
-    PFN_vkMapMemory MapMemory;
-    PFN_vkFlushMappedMemoryRanges FlushMappedMemoryRanges;
-    PFN_vkWaitForFences WaitForFences;
-    PFN_vkCmdCopyBuffer CmdCopyBuffer;
-    PFN_vkCmdPipelineBarrier CmdPipelineBarrier;
-    /* GPU skinning */
-    PFN_vkCreateShaderModule CreateShaderModule;
-    PFN_vkDestroyShaderModule DestroyShaderModule;
-    PFN_vkCreateDescriptorSetLayout CreateDescriptorSetLayout;
-    PFN_vkDestroyDescriptorSetLayout DestroyDescriptorSetLayout;
-    PFN_vkCreatePipelineLayout CreatePipelineLayout;
-    PFN_vkDestroyPipelineLayout DestroyPipelineLayout;
-    PFN_vkCreateComputePipelines CreateComputePipelines;
-    PFN_vkDestroyPipeline DestroyPipeline;
-    PFN_vkCreateDescriptorPool CreateDescriptorPool;
-    PFN_vkDestroyDescriptorPool DestroyDescriptorPool;
-    PFN_vkAllocateDescriptorSets AllocateDescriptorSets;
-    PFN_vkUpdateDescriptorSets UpdateDescriptorSets;
-    PFN_vkCmdBindPipeline CmdBindPipeline;
-    PFN_vkCmdBindDescriptorSets CmdBindDescriptorSets;
-    PFN_vkCmdPushConstants CmdPushConstants;
-    PFN_vkCmdDispatch CmdDispatch;
+#define VK_FN_FIELD(name) PFN_vk##name name;
+    VK_INSTANCE_FUNCS(VK_FN_FIELD)
+    VK_DEVICE_FUNCS(VK_FN_FIELD)
+#undef VK_FN_FIELD
 } vk_fns;
 
 typedef struct vk_ctx {
