@@ -138,6 +138,10 @@ ALWAYS_INLINE void blend_lanes(const source *s, const influences *f, vf *m, cons
 {
     float w[SKIN_MAX_INFLUENCES][W];
     UNROLL for (uint32_t i = 0; i < k; ++i) v_storeu(w[i], f->w[i]);
+    /* Compiler barrier: read the weights back from memory, so each
+     * broadcast below is a load, not shuffles on the shuffle port (which
+     * gcc emits when it forwards the vector it just stored). */
+    __asm__ volatile("" ::: "memory");
     simde__m128 rows[3][W];
     UNROLL for (int l = 0; l < W; ++l) {
         simde__m128 r0 = simde_mm_setzero_ps(), r1 = r0, r2 = r0;
