@@ -135,6 +135,32 @@ static inline __attribute__((always_inline)) vf v_pack3(const vf *o, const int m
     return simde_mm512_mask_permutexvar_ps(r, pack3_zmask[m], simde_mm512_load_si512(pack3_z[m]), o[2]);
 }
 
+/* 16 registers of 12 used floats (one 3x4 matrix per lane) into the 12
+ * SoA components: 4x4 in-lane transposes, then 128-bit lane gathers. */
+static inline __attribute__((always_inline)) void v_transpose16x12(const vf *a, vf *m)
+{
+    vf t[16], u[16];
+    for (int i = 0; i < 8; ++i) {
+        t[2 * i] = simde_mm512_unpacklo_ps(a[2 * i], a[2 * i + 1]);
+        t[2 * i + 1] = simde_mm512_unpackhi_ps(a[2 * i], a[2 * i + 1]);
+    }
+    for (int i = 0; i < 4; ++i) { /* u[4i+q], lane c: vertices 4i..4i+3, element 4c+q */
+        u[4 * i + 0] = v_unpacklo64(t[4 * i], t[4 * i + 2]);
+        u[4 * i + 1] = v_unpackhi64(t[4 * i], t[4 * i + 2]);
+        u[4 * i + 2] = v_unpacklo64(t[4 * i + 1], t[4 * i + 3]);
+        u[4 * i + 3] = v_unpackhi64(t[4 * i + 1], t[4 * i + 3]);
+    }
+    for (int q = 0; q < 4; ++q) { /* m[4c+q], lane i = u[4i+q], lane c */
+        vf v0 = simde_mm512_shuffle_f32x4(u[q], u[4 + q], 0x44);
+        vf v1 = simde_mm512_shuffle_f32x4(u[8 + q], u[12 + q], 0x44);
+        vf w0 = simde_mm512_shuffle_f32x4(u[q], u[4 + q], 0xAA);
+        vf w1 = simde_mm512_shuffle_f32x4(u[8 + q], u[12 + q], 0xAA);
+        m[q] = simde_mm512_shuffle_f32x4(v0, v1, 0x88);
+        m[4 + q] = simde_mm512_shuffle_f32x4(v0, v1, 0xDD);
+        m[8 + q] = simde_mm512_shuffle_f32x4(w0, w1, 0x88);
+    }
+}
+
 #elif SKIN_W == 8
 #include <simde/x86/avx2.h>
 #include <simde/x86/fma.h>
