@@ -11,6 +11,7 @@ packages=(
   mesa-vulkan-drivers vulkan-validationlayers  # lavapipe + validation for the Vulkan tests
   qemu-user gcc-aarch64-linux-gnu g++-aarch64-linux-gnu libc6-dev-arm64-cross  # aarch64 cross build, run under qemu
   libassimp-dev assimp-testmodels            # real-asset tests (skinned, animated models)
+  libpng-dev                                 # skin-demo writes its picture as PNG
 )
 
 missing=()
