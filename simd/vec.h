@@ -33,7 +33,6 @@ static inline vf v_sub(vf a, vf b) { return simde_mm512_sub_ps(a, b); }
 static inline vf v_mul(vf a, vf b) { return simde_mm512_mul_ps(a, b); }
 static inline vf v_fmadd(vf a, vf b, vf c) { return simde_mm512_fmadd_ps(a, b, c); }
 static inline vf v_div(vf a, vf b) { return simde_mm512_div_ps(a, b); }
-static inline vf v_sqrt(vf a) { return simde_mm512_sqrt_ps(a); }
 /* SIMDe 0.7 has no rsqrt14: two 256-bit estimates. */
 static inline vf v_rsqrt_estimate(vf a)
 {
@@ -178,7 +177,6 @@ static inline vf v_sub(vf a, vf b) { return simde_mm256_sub_ps(a, b); }
 static inline vf v_mul(vf a, vf b) { return simde_mm256_mul_ps(a, b); }
 static inline vf v_fmadd(vf a, vf b, vf c) { return simde_mm256_fmadd_ps(a, b, c); }
 static inline vf v_div(vf a, vf b) { return simde_mm256_div_ps(a, b); }
-static inline vf v_sqrt(vf a) { return simde_mm256_sqrt_ps(a); }
 static inline vf v_rsqrt_estimate(vf a) { return simde_mm256_rsqrt_ps(a); }
 static inline vf v_min(vf a, vf b) { return simde_mm256_min_ps(a, b); }
 static inline vf v_max(vf a, vf b) { return simde_mm256_max_ps(a, b); }
@@ -257,7 +255,6 @@ static inline vf v_mul(vf a, vf b) { return simde_mm_mul_ps(a, b); }
 /* Fused on NEON; plain SSE2 has no FMA and SIMDe computes a * b + c. */
 static inline vf v_fmadd(vf a, vf b, vf c) { return simde_mm_fmadd_ps(a, b, c); }
 static inline vf v_div(vf a, vf b) { return simde_mm_div_ps(a, b); }
-static inline vf v_sqrt(vf a) { return simde_mm_sqrt_ps(a); }
 static inline vf v_rsqrt_estimate(vf a) { return simde_mm_rsqrt_ps(a); }
 static inline vf v_min(vf a, vf b) { return simde_mm_min_ps(a, b); }
 static inline vf v_max(vf a, vf b) { return simde_mm_max_ps(a, b); }
