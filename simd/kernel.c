@@ -283,18 +283,25 @@ ALWAYS_INLINE int dqs(const kctx *c, const influences *f, vf *m, vf *nm, const u
     UNROLL for (int e = 0; e < 8; ++e) b[e] = v_zero();
     UNROLL for (int e = 0; e < 3; ++e) s[e] = v_zero();
     const int use_sc = c->sc.base != NULL;
-    /* Real parts first, influence by influence: each one's sign against
-     * the pivot's (slot 0) flips its weight (antipodality). */
+    /* The pivot: per lane, the slot with the largest weight, the first one
+     * on ties (a NaN weight never wins). */
+    vi pj = f->j[0];
+    vf pw = f->w[0];
+    UNROLL for (uint32_t i = 1; i < k; ++i) {
+        const vm gt = v_lt(pw, f->w[i]);
+        pw = v_select(gt, f->w[i], pw);
+        pj = v_select_i32(gt, f->j[i], pj);
+    }
+    int32_t pjl[W];
+    if (!IS_TABLE(kind)) v_store_i32(pjl, pj);
     vf pivot[4], ws[SKIN_MAX_INFLUENCES];
+    if (k > 1) fetch4(&c->dq, pj, pjl, 0, pivot, kind);
+    /* Each real part's sign against the pivot's flips its weight
+     * (antipodality). */
     UNROLL for (uint32_t i = 0; i < k; ++i) {
         vf q[8];
         fetch4(&c->dq, f->j[i], f->jl[i], 0, q, kind);
-        ws[i] = f->w[i];
-        if (i == 0) {
-            UNROLL for (int e = 0; e < 4; ++e) pivot[e] = q[e];
-        } else {
-            ws[i] = v_neg_if(v_lt(dot4(q, pivot), v_zero()), ws[i]);
-        }
+        ws[i] = k > 1 ? v_neg_if(v_lt(dot4(q, pivot), v_zero()), f->w[i]) : f->w[i];
         UNROLL for (int e = 0; e < 4; ++e) b[e] = v_fmadd(ws[i], q[e], b[e]);
         if (!IS_TABLE(kind)) {
             fetch4(&c->dq, f->j[i], f->jl[i], 1, q + 4, kind);
@@ -315,18 +322,19 @@ ALWAYS_INLINE int dqs(const kctx *c, const influences *f, vf *m, vf *nm, const u
     vm small = v_lt(n2, v_set1(SKIN_DQS_MIN_NORM * SKIN_DQS_MIN_NORM));
     if (v_any(small)) { /* rare: fall back to the pivot's own transform */
         vf q[8];
-        fetch4(&c->dq, f->j[0], f->jl[0], 0, q, kind);
-        fetch4(&c->dq, f->j[0], f->jl[0], 1, q + 4, kind);
+        fetch4(&c->dq, pj, pjl, 0, q, kind);
+        fetch4(&c->dq, pj, pjl, 1, q + 4, kind);
         UNROLL for (int e = 0; e < 8; ++e) b[e] = v_select(small, q[e], b[e]);
         n2 = v_select(small, dot4(q, q), n2);
         if (use_sc)
             UNROLL for (int e = 0; e < 3; ++e)
-                s[e] = v_select(small, fetch1(&c->sc, f->j[0], f->jl[0], e, kind), s[e]);
+                s[e] = v_select(small, fetch1(&c->sc, pj, pjl, e, kind), s[e]);
     }
     /* The unit dual quaternion b / |b.real| as a matrix, with the 1 / n2 of
-     * the normalisation folded into k2 = 2 / n2. */
-    vf inv = v_rsqrt(n2);
-    vf k2 = v_mul(v_set1(2.0f), v_mul(inv, inv));
+     * the normalisation folded into k2 = 2 / n2: a correctly rounded divide,
+     * not a vendor-specific reciprocal estimate, so every x86 CPU gives the
+     * same bits. */
+    vf k2 = v_div(v_set1(2.0f), n2);
     vf X = v_mul(b[0], k2), Y = v_mul(b[1], k2), Z = v_mul(b[2], k2);
     vf xx = v_mul(b[0], X), yy = v_mul(b[1], Y), zz = v_mul(b[2], Z);
     vf xy = v_mul(b[0], Y), xz = v_mul(b[0], Z), yz = v_mul(b[1], Z);
@@ -354,7 +362,7 @@ ALWAYS_INLINE void normalize3(vf *x, vf *y, vf *z)
 {
     vf len2 = v_fmadd(*x, *x, v_fmadd(*y, *y, v_mul(*z, *z)));
     vm zero = v_lt(len2, v_set1(1e-38f)); /* zero (or denormal) stays as is */
-    vf inv = v_select(zero, v_set1(1.0f), v_rsqrt(len2));
+    vf inv = v_select(zero, v_set1(1.0f), v_div(v_set1(1.0f), v_sqrt(len2)));
     *x = v_mul(*x, inv), *y = v_mul(*y, inv), *z = v_mul(*z, inv);
 }
 

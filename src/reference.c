@@ -67,7 +67,12 @@ static void dqs(const skin_job *job, size_t v, vertex *x)
     const skin_palette *pal = job->palette;
     double pivot[8], b[8] = {0};
     vec3 s = {0, 0, 0};
-    load_dq(pal->dual_quats + 8 * clamped_joint(job, 0, v), pivot);
+    /* The pivot: the slot with the largest weight, the first one on ties. */
+    uint32_t pivot_slot = 0;
+    for (uint32_t i = 1; i < job->mesh->influence_count; ++i)
+        if (skin_weight_at(job->mesh, i, v) > skin_weight_at(job->mesh, pivot_slot, v)) pivot_slot = i;
+    const uint32_t pivot_joint = clamped_joint(job, pivot_slot, v);
+    load_dq(pal->dual_quats + 8 * pivot_joint, pivot);
     for (uint32_t i = 0; i < job->mesh->influence_count; ++i) {
         uint32_t j = clamped_joint(job, i, v);
         double w = skin_weight_at(job->mesh, i, v), q[8];
@@ -85,7 +90,7 @@ static void dqs(const skin_job *job, size_t v, vertex *x)
         memcpy(b, pivot, sizeof b);
         norm = sqrt(b[0] * b[0] + b[1] * b[1] + b[2] * b[2] + b[3] * b[3]);
         if (pal->scales) {
-            const float *sc = pal->scales + 3 * clamped_joint(job, 0, v);
+            const float *sc = pal->scales + 3 * pivot_joint;
             s = (vec3){sc[0], sc[1], sc[2]};
         }
     }

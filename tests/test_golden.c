@@ -107,13 +107,15 @@ static const golden_case golden_cases[] = {
      {0, 0, 0}, {0, 0, 0}, {0, 0, 0}, 1, {10, 1, 0}, {0, 1, 0}, {-1, 0, 0}},
     /* G: J2 0, J5 7/15, J6 7/15.  LBS: M = 14/15 diag(1,-1,-1):
      * p (1,0,0) -> (14/15,0,0); n (0,1,0) -> (0,-14/15,0); t (1,0,0) ->
-     * (14/15,0,0).  DQS: both J5 and J6 have a positive dot (1e-7 C) with the
-     * pivot J2, so b.real = 7/15 ((1,0,0,1e-7) + (-1,0,0,1e-7)) = (0,0,0,~9e-8),
-     * below 1e-6: the pivot J2 is used: p -> (0,1,0), n -> (-1,0,0),
-     * t -> (0,1,0).  (Without the fallback the result would be identity.) */
-    {"G DQS near-zero -> pivot", 3, {2, 5, 6}, {0, 7, 7}, {1, 0, 0}, {0, 1, 0}, {1, 0, 0, 1},
+     * (14/15,0,0).  DQS: the pivot is J5 (largest weight, lowest slot on the
+     * tie), not the zero-weight J2; J6 has a negative dot with J5 and is
+     * flipped, so b.real = 7/15 (2,0,0,0): the 180 degree turn about x,
+     * p -> (1,0,0), n -> (0,-1,0), t -> (1,0,0).  (With J2 as the pivot both
+     * dots are positive, the real parts cancel and the fallback would give
+     * J2's 90 degrees about z.) */
+    {"G DQS pivot = largest weight", 3, {2, 5, 6}, {0, 7, 7}, {1, 0, 0}, {0, 1, 0}, {1, 0, 0, 1},
      {14.0 / 15, 0, 0}, {0, -14.0 / 15, 0}, {14.0 / 15, 0, 0},
-     1, {0, 1, 0}, {-1, 0, 0}, {0, 1, 0}},
+     1, {1, 0, 0}, {0, -1, 0}, {1, 0, 0}},
     /* E: J0 3/15, J1 3/15, J2 4/15, J3 5/15 at p (1,1,1): the joints send p to
      * (1,1,1), (2,3,4), (-1,1,1), (9,1,1); LBS = ((3+6-4+45)/15, (3+9+4+5)/15,
      * (3+12+4+5)/15) = (10/3, 1.4, 1.6).  n (1,0,0): J0,J1 keep it, J2,J3 give
@@ -436,6 +438,53 @@ static void golden_scale(void)
 }
 
 /* Bounds of a single vertex and of an empty range. */
+/* The DQS pivot is the largest weight, not slot 0 (glTF does not sort
+ * weights).  K0 identity; K1 and K2 turn 170 and 190 degrees about z and
+ * move by (0,0,2): real (0, 0, s_i, c_i) with s_i, c_i = sin, cos of 85 and
+ * 95 degrees, dual = 0.5 (t,0) q = (0, 0, c_i, -s_i).  Weights 0, 1/2, 1/2
+ * (in any slot order): the pivot is K1 or K2, whose dot is cos 10 > 0, so
+ * b = (0, 0, s, 0 | 0, 0, 0, -s) with s = sin 85: after normalising, the
+ * 180 degree turn about z and the move (0,0,2).  p (1,0,0) -> (-1,0,2),
+ * n (0,1,0) -> (0,-1,0), t (1,0,0) -> (-1,0,0).  With slot 0 (K0) as the
+ * pivot, K2 (dot cos 95 < 0) would be flipped and the turns would cancel.
+ * Every ISA the CPU has. */
+static void golden_pivot(void)
+{
+    float dq[3 * 8] = {0, 0, 0, 1, 0, 0, 0, 0};
+    for (int i = 1; i <= 2; ++i) {
+        const double half = (i == 1 ? 85.0 : 95.0) * 3.14159265358979323846 / 180.0;
+        float *q = dq + 8 * i;
+        q[0] = q[1] = q[4] = q[5] = 0.0f;
+        q[2] = (float)sin(half), q[3] = (float)cos(half);
+        q[6] = (float)cos(half), q[7] = (float)-sin(half);
+    }
+    enum { V = 3 };
+    /* vertex v has K0 (weight 0) in slot v */
+    static const uint8_t j0[V] = {0, 1, 2}, j1[V] = {1, 0, 1}, j2[V] = {2, 2, 0};
+    static const float w0[V] = {0, 0.5f, 0.5f}, w1[V] = {0.5f, 0, 0.5f}, w2[V] = {0.5f, 0.5f, 0};
+    static const float px[V] = {1, 1, 1}, zero[V] = {0, 0, 0};
+    static const float ny[V] = {1, 1, 1}, tw[V] = {1, -1, 1};
+    const skin_mesh_desc mesh = {V, px, zero, zero, zero, ny, zero, px, zero, zero, tw, 3,
+                                 SKIN_JOINT_U8, SKIN_WEIGHT_F32, {j0, j1, j2}, {w0, w1, w2}};
+    const skin_palette pal = {3, NULL, NULL, dq, NULL};
+    for (int isa = SKIN_ISA_SCALAR; isa <= SKIN_ISA_NEON; ++isa) {
+        if (!skin_isa_supported((skin_isa)isa)) continue;
+        CHECK_STATUS(skin_set_isa((skin_isa)isa), SKIN_OK);
+        float vtx[V][10];
+        const skin_output out = {.position = vtx[0], .position_stride = 40, .normal = vtx[0] + 3,
+                                 .normal_stride = 40, .tangent = vtx[0] + 6, .tangent_stride = 40};
+        CHECK_STATUS(skin_mesh(&mesh, &pal, SKIN_DQS, &out, 0, V), SKIN_OK);
+        static const double expect[10] = {-1, 0, 2, 0, -1, 0, -1, 0, 0};
+        for (int v = 0; v < V; ++v) {
+            for (int e = 0; e < 9; ++e)
+                CHECK_CLOSE_AT(vtx[v][e], expect[e], TOL, "pivot %s vertex %d component %d",
+                               skin_isa_name((skin_isa)isa), v, e);
+            CHECK(vtx[v][9] == tw[v]);
+        }
+    }
+    CHECK_STATUS(skin_set_isa(SKIN_ISA_AUTO), SKIN_OK);
+}
+
 static void golden_bounds_edges(void)
 {
     golden_mesh g;
@@ -465,6 +514,7 @@ int main(void)
 {
     golden_table();
     golden_scale();
+    golden_pivot();
     golden_bounds_edges();
     return check_finish("test_golden");
 }

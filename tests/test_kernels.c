@@ -273,8 +273,9 @@ static void random_rigs(int lanes)
                 }
 }
 
-/* Opposite rotations with equal weights cancel (pivot weight zero): the
- * blended real part is zero and the pivot's own transform is used. */
+/* All weights zero: the blended real part is zero and the pivot's own
+ * transform is used; the pivot is the first slot on the tie.  (With the
+ * largest weight as the pivot, nothing else can cancel the blend.) */
 static void dqs_fallback(void)
 {
     rig r;
@@ -285,7 +286,7 @@ static void dqs_fallback(void)
     for (size_t v = 0; v < 40; ++v)
         for (uint32_t i = 0; i < 3; ++i) {
             ((uint16_t *)r.joints[i])[v] = (uint16_t)i;
-            ((float *)r.weights[i])[v] = i == 0 ? 0.0f : 0.5f;
+            ((float *)r.weights[i])[v] = 0.0f;
         }
     layout l = make_interleaved("interleaved pnt", 1, 1, 0);
     check_call(&r, &r.palette, SKIN_DQS, &l, 0, 1, 38, "dqs near-zero fallback");

@@ -148,13 +148,14 @@ typedef enum skin_method {
      *  M's 3x3 (for n: the blended normal matrix when the palette has them). */
     SKIN_LBS = 1,
     /**
-     * Dual quaternion (Kavan et al., DLB): b = sum s_i w_i dq_i with
-     * s_i = -1 if dot(real_i, real_0) < 0, else +1, the pivot being influence
-     * slot 0; b is divided by |b.real|.  If |b.real| < 1e-6 (which, with the
-     * sign rule, needs slot 0's weight to be about zero: all weights zero, or
-     * the other influences cancelling each other) the pivot joint's own
-     * transform (its dual quaternion and scale, unblended) is used instead,
-     * so the result is deterministic.
+     * Dual quaternion (Kavan et al., DLB).  The pivot is the influence with
+     * the largest weight (the lowest slot on ties), so a zero-weight slot
+     * never decides the signs; b = sum s_i w_i dq_i with s_i = -1 if
+     * dot(real_i, real_pivot) < 0, else +1; b is divided by |b.real|.  Since
+     * the pivot's own term adds at least its weight along real_pivot,
+     * |b.real| < 1e-6 happens only when every weight is (about) zero; then
+     * the pivot joint's own transform (its dual quaternion and scale,
+     * unblended) is used instead, so the result is deterministic.
      * Normals and tangents are rotated only.  With per-joint scales, the
      * blended scale s = sum w_i scale_i multiplies p and t and divides n
      * before the rigid part.
