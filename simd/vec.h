@@ -44,6 +44,16 @@ static inline vi v_min_i32(vi a, vi b) { return simde_mm512_min_epi32(a, b); }
 static inline void v_store_i32(int32_t *p, vi a) { simde_mm512_storeu_si512(p, a); }
 static inline vi v_set1_i32(int32_t x) { return simde_mm512_set1_epi32(x); }
 static inline vf v_from_u32(vi a) { return simde_mm512_cvtepu32_ps(a); }
+/* SIMDe 0.7 has no 512-bit cvtps_epi32: two 256-bit halves. */
+static inline vi v_round_i32(vf a)
+{
+    simde__m256i lo = simde_mm256_cvtps_epi32(simde_mm512_castps512_ps256(a));
+    simde__m256i hi = simde_mm256_cvtps_epi32(simde_mm256_castpd_ps(simde_mm512_extractf64x4_pd(simde_mm512_castps_pd(a), 1)));
+    return simde_mm512_inserti64x4(simde_mm512_castsi256_si512(lo), hi, 1);
+}
+static inline vi v_and_i32(vi a, vi b) { return simde_mm512_and_si512(a, b); }
+static inline vi v_or_i32(vi a, vi b) { return simde_mm512_or_si512(a, b); }
+#define v_slli_i32(a, n) simde_mm512_slli_epi32(a, n)
 /* Zero-extends 16 uint16 in the low half of x: element i moves to 16-bit
  * slot 2i, odd slots zeroed. */
 static inline vi v_widen_u16(simde__m256i x)
@@ -185,6 +195,10 @@ static inline vi v_min_i32(vi a, vi b) { return simde_mm256_min_epi32(a, b); }
 static inline void v_store_i32(int32_t *p, vi a) { simde_mm256_storeu_si256(p, a); }
 static inline vi v_set1_i32(int32_t x) { return simde_mm256_set1_epi32(x); }
 static inline vf v_from_u32(vi a) { return simde_mm256_cvtepi32_ps(a); } /* values < 2^31 */
+static inline vi v_round_i32(vf a) { return simde_mm256_cvtps_epi32(a); }
+static inline vi v_and_i32(vi a, vi b) { return simde_mm256_and_si256(a, b); }
+static inline vi v_or_i32(vi a, vi b) { return simde_mm256_or_si256(a, b); }
+#define v_slli_i32(a, n) simde_mm256_slli_epi32(a, n)
 static inline vi v_load_u16(const uint16_t *p) { return simde_mm256_cvtepu16_epi32(simde_mm_loadu_si128(p)); }
 static inline vi v_load_u8(const uint8_t *p) { return simde_mm256_cvtepu8_epi32(simde_mm_loadu_si64(p)); }
 static inline vf v_rows(const float *const *r, int a)
@@ -267,6 +281,10 @@ static inline vi v_min_i32(vi a, vi b) { return simde_mm_min_epi32(a, b); }
 static inline void v_store_i32(int32_t *p, vi a) { simde_mm_storeu_si128(p, a); }
 static inline vi v_set1_i32(int32_t x) { return simde_mm_set1_epi32(x); }
 static inline vf v_from_u32(vi a) { return simde_mm_cvtepi32_ps(a); } /* values < 2^31 */
+static inline vi v_round_i32(vf a) { return simde_mm_cvtps_epi32(a); }
+static inline vi v_and_i32(vi a, vi b) { return simde_mm_and_si128(a, b); }
+static inline vi v_or_i32(vi a, vi b) { return simde_mm_or_si128(a, b); }
+#define v_slli_i32(a, n) simde_mm_slli_epi32(a, n)
 static inline vi v_load_u16(const uint16_t *p)
 {
     return simde_mm_unpacklo_epi16(simde_mm_loadu_si64(p), simde_mm_setzero_si128());

@@ -119,6 +119,13 @@ static void put(const skin_job *job, int c, size_t v, double value)
     memcpy(job->dst[c] + v * job->dst_stride[c], &f, sizeof f);
 }
 
+static void put_packed(const skin_job *job, int c, size_t v, const float x[4])
+{
+    uint32_t word[2];
+    skin_pack_vector(job->vector_format, x, word);
+    memcpy(job->dst[c] + v * job->dst_stride[c], word, skin_vector_bytes(job->vector_format, c == 6));
+}
+
 void skin_kernel_scalar(const skin_job *job)
 {
     const skin_mesh_desc *m = job->mesh;
@@ -136,7 +143,11 @@ void skin_kernel_scalar(const skin_job *job)
                                        x.n.z, x.t.x, x.t.y, x.t.z, x.tw};
         for (int c = 0; c < SKIN_COMPONENTS; ++c) {
             int used = c < 3 || (c < 6 ? job->normals : job->tangents);
-            if (used) put(job, c, v, out[c]);
+            if (used && (c < 3 || job->vector_format == SKIN_VECTOR_F32)) put(job, c, v, out[c]);
+        }
+        if (job->vector_format != SKIN_VECTOR_F32) {
+            if (job->normals) put_packed(job, 3, v, (float[4]){(float)out[3], (float)out[4], (float)out[5], 0.0f});
+            if (job->tangents) put_packed(job, 6, v, (float[4]){(float)out[6], (float)out[7], (float)out[8], (float)out[9]});
         }
         if (job->bounds) {
             for (int c = 0; c < 3; ++c) {

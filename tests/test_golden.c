@@ -485,6 +485,71 @@ static void golden_pivot(void)
     CHECK_STATUS(skin_set_isa(SKIN_ISA_AUTO), SKIN_OK);
 }
 
+/* Packed normals and tangents, bit for bit: one vertex under the identity
+ * so the floats are exact.  n = (0.5, -0.25, 1.5), t = (-1, 0.001, 0.75, -1).
+ * 1010102 (scale 511, ties to even): n -> 255.5 -> 256, -127.75 -> -128
+ * (0x380), 1.5 clamps to 511 (0x1ff), w 0; t -> -511 (0x201), 0.511 -> 1,
+ * 383.25 -> 383 (0x17f), w -1 (3).  snorm16 (scale 32767): n -> 16383.5 ->
+ * 16384, -8191.75 -> -8192, 32767, 0; t -> -32767, 32.767 -> 33,
+ * 24575.25 -> 24575, -32767.  Every ISA; then the statuses of bad uses. */
+static void golden_packed(void)
+{
+    static const float identity[12] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0};
+    static const float p0[1] = {0}, nx[1] = {0.5f}, ny[1] = {-0.25f}, nz[1] = {1.5f};
+    static const float tx[1] = {-1}, ty[1] = {0.001f}, tz[1] = {0.75f}, tw[1] = {-1};
+    static const uint8_t j[1] = {0};
+    static const float w[1] = {1};
+    const skin_mesh_desc mesh = {1, p0, p0, p0, nx, ny, nz, tx, ty, tz, tw, 1,
+                                 SKIN_JOINT_U8, SKIN_WEIGHT_F32, {j}, {w}};
+    const skin_palette pal = {1, identity, NULL, NULL, NULL};
+    const uint32_t n1010102 = 256u | 0x380u << 10 | 0x1ffu << 20;
+    const uint32_t t1010102 = 0x201u | 1u << 10 | 0x17fu << 20 | 3u << 30;
+    const int16_t n16[4] = {16384, -8192, 32767, 0}, t16[4] = {-32767, 33, 24575, -32767};
+    for (int isa = SKIN_ISA_SCALAR; isa <= SKIN_ISA_NEON; ++isa) {
+        if (!skin_isa_supported((skin_isa)isa)) continue;
+        CHECK_STATUS(skin_set_isa((skin_isa)isa), SKIN_OK);
+        unsigned char v[3][28];
+        memset(v, 0xA5, sizeof v);
+        skin_output out = {.position = (float *)v[1], .position_stride = 20,
+                           .normal = (float *)(v[1] + 12), .normal_stride = 20,
+                           .tangent = (float *)(v[1] + 16), .tangent_stride = 20,
+                           .vector_format = SKIN_VECTOR_1010102};
+        CHECK_STATUS(skin_mesh(&mesh, &pal, SKIN_LBS, &out, 0, 1), SKIN_OK);
+        uint32_t got[2];
+        memcpy(got, v[1] + 12, 8);
+        CHECK_INT(got[0], n1010102);
+        CHECK_INT(got[1], t1010102);
+        CHECK(untouched(v[0], 28) && untouched(v[1] + 20, 8) && untouched(v[2], 28));
+        memset(v, 0xA5, sizeof v);
+        out.position_stride = out.normal_stride = out.tangent_stride = 28;
+        out.tangent = (float *)(v[1] + 20);
+        out.vector_format = SKIN_VECTOR_SNORM16;
+        CHECK_STATUS(skin_mesh(&mesh, &pal, SKIN_LBS, &out, 0, 1), SKIN_OK);
+        int16_t gn[4], gt[4];
+        memcpy(gn, v[1] + 12, 8);
+        memcpy(gt, v[1] + 20, 8);
+        for (int c = 0; c < 4; ++c) {
+            CHECK_INT(gn[c], n16[c]);
+            CHECK_INT(gt[c], t16[c]);
+        }
+        CHECK(untouched(v[0], 28) && untouched(v[2], 28));
+    }
+    CHECK_STATUS(skin_set_isa(SKIN_ISA_AUTO), SKIN_OK);
+    float buf[16];
+    skin_output bad = {.position = buf, .position_stride = 16, .normal = buf + 3, .normal_stride = 16,
+                       .vector_format = SKIN_VECTOR_SNORM16}; /* 12 + 8 > 16 is fine: strides are per attribute */
+    CHECK_STATUS(skin_mesh(&mesh, &pal, SKIN_LBS, &bad, 0, 0), SKIN_OK);
+    bad.normal_stride = 4; /* a snorm16 element is 8 bytes */
+    CHECK_STATUS(skin_mesh(&mesh, &pal, SKIN_LBS, &bad, 0, 0), SKIN_ERROR_INVALID_STRIDE);
+    bad.vector_format = SKIN_VECTOR_1010102; /* 4 bytes fit */
+    CHECK_STATUS(skin_mesh(&mesh, &pal, SKIN_LBS, &bad, 0, 0), SKIN_OK);
+    bad.vector_format = (skin_vector_format)3;
+    CHECK_STATUS(skin_mesh(&mesh, &pal, SKIN_LBS, &bad, 0, 0), SKIN_ERROR_INVALID_FORMAT);
+    skin_output soa = {.layout = SKIN_LAYOUT_SOA, .soa = {buf, buf + 1, buf + 2, buf + 3, buf + 4, buf + 5},
+                       .vector_format = SKIN_VECTOR_1010102};
+    CHECK_STATUS(skin_mesh(&mesh, &pal, SKIN_LBS, &soa, 0, 0), SKIN_ERROR_INVALID_FORMAT);
+}
+
 static void golden_bounds_edges(void)
 {
     golden_mesh g;
@@ -515,6 +580,7 @@ int main(void)
     golden_table();
     golden_scale();
     golden_pivot();
+    golden_packed();
     golden_bounds_edges();
     return check_finish("test_golden");
 }
