@@ -255,6 +255,15 @@ typedef struct skin_output {
  * threads.  Any number of threads may call it at once on disjoint ranges of
  * the same output.  For a given ISA, the output of a vertex does not depend
  * on how the mesh is split into ranges.
+ *
+ * The SIMD kernels work on blocks of W vertices (W = 4, 8 or 16 by ISA, at
+ * absolute indices that are multiples of W) and skip the trailing influence
+ * slots whose weights are zero in the whole block, as real meshes store
+ * their unused slots.  With a finite palette and non-negative weights this
+ * changes no bit.  A non-finite palette entry reached only with weight zero
+ * (0 * inf = NaN) may or may not reach the output, depending on the other
+ * vertices of the block; with negative weights DQS may pick another pivot.
+ * Either way the result stays the same for any split into ranges.
  */
 SKIN_API skin_status skin_mesh(const skin_mesh_desc *mesh, const skin_palette *palette,
                                skin_method method, const skin_output *out,
