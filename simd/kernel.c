@@ -134,8 +134,50 @@ ALWAYS_INLINE void load_influences(const kctx *c, const inputs *in, size_t v, in
     }
 }
 
-#if W <= 8
-/* LBS on the row path with 4 or 8 lanes: each lane's three matrix rows are
+#if W == 8
+/* LBS on the row path with 8 lanes, at full register width: lane l's rows
+ * 0-1 are one 8-float load blended in a ymm, and row 2 of lanes p and p+4
+ * share a ymm whose weights come from one in-lane permute of the weight
+ * vector.  One transpose per block turns the rows into the 12 components.
+ * Per component these are the same fused multiply-adds, in slot order, as
+ * every other path of this ISA. */
+ALWAYS_INLINE void blend_lanes(const source *s, const influences *f, vf *m, const uint32_t k)
+{
+    float w[SKIN_MAX_INFLUENCES][W];
+    int32_t offset[SKIN_MAX_INFLUENCES][W]; /* byte offsets 48 j */
+    UNROLL for (uint32_t i = 0; i < k; ++i) {
+        v_storeu(w[i], f->w[i]);
+        v_store_i32(offset[i], v_slli_i32(simde_mm256_add_epi32(f->j[i], simde_mm256_add_epi32(f->j[i], f->j[i])), 4));
+    }
+    /* broadcasts as loads, not port-5 shuffles of the stored vector */
+    __asm__ volatile("" ::: "memory");
+    const char *base = (const char *)s->base;
+    vf rows01[W], row2[4];
+    /* Pair by pair, so only three accumulators are live at a time. */
+    UNROLL for (int p = 0; p < 4; ++p) {
+        vf a01 = v_zero(), b01 = v_zero(), ab2 = v_zero();
+        UNROLL for (uint32_t i = 0; i < k; ++i) {
+            const float *a = (const float *)(base + offset[i][p]), *b = (const float *)(base + offset[i][p + 4]);
+            a01 = v_fmadd(v_set1(w[i][p]), simde_mm256_loadu_ps(a), a01);
+            b01 = v_fmadd(v_set1(w[i][p + 4]), simde_mm256_loadu_ps(b), b01);
+            const vf r2 = simde_mm256_insertf128_ps(simde_mm256_castps128_ps256(simde_mm_loadu_ps(a + 8)),
+                                                    simde_mm_loadu_ps(b + 8), 1);
+            ab2 = v_fmadd(simde_mm256_permute_ps(f->w[i], p * 0x55), r2, ab2);
+        }
+        rows01[p] = a01, rows01[p + 4] = b01, row2[p] = ab2;
+    }
+    vf r0[4], r1[4];
+    UNROLL for (int p = 0; p < 4; ++p) {
+        r0[p] = simde_mm256_permute2f128_ps(rows01[p], rows01[p + 4], 0x20);
+        r1[p] = simde_mm256_permute2f128_ps(rows01[p], rows01[p + 4], 0x31);
+    }
+    v_transpose4(&r0[0], &r0[1], &r0[2], &r0[3]);
+    v_transpose4(&r1[0], &r1[1], &r1[2], &r1[3]);
+    v_transpose4(&row2[0], &row2[1], &row2[2], &row2[3]);
+    UNROLL for (int q = 0; q < 4; ++q) m[q] = r0[q], m[4 + q] = r1[q], m[8 + q] = row2[q];
+}
+#elif W == 4
+/* LBS on the row path with 4 lanes: each lane's three matrix rows are
  * blended in 128-bit registers, then transposed once per block instead of
  * once per influence.  Per component these are the same multiply-adds, in
  * the same order, as the SoA form. */
