@@ -271,12 +271,14 @@ SKIN_API skin_status skin_mesh(const skin_mesh_desc *mesh, const skin_palette *p
 
 /**
  * Skins the whole mesh on `threads` OpenMP threads (threads <= 0: the OpenMP
- * default).  Work is split into chunks of whole multiples of 64 vertices
- * (at least 4096, about eight per thread, scheduled dynamically), so when
- * each output base is 64-byte aligned no two threads write the same cache
- * line.  The result is bit-identical to one skin_mesh call over the
- * whole mesh.  Built without OpenMP, it runs serially.  Do not call it on many
- * threads at once unless nested OpenMP parallelism is what you want.
+ * default).  A small mesh uses fewer: one thread per 2048 vertices at most,
+ * so it never runs slower for having more cores.  Work is split into chunks
+ * of whole multiples of 64 vertices (at least 1024, about four per thread,
+ * scheduled dynamically), so when each output base is 64-byte aligned no two
+ * threads write the same cache line.  The result is bit-identical to one
+ * skin_mesh call over the whole mesh.  Built without OpenMP, it runs
+ * serially.  Do not call it on many threads at once unless nested OpenMP
+ * parallelism is what you want.
  */
 SKIN_API skin_status skin_mesh_parallel(const skin_mesh_desc *mesh, const skin_palette *palette,
                                         skin_method method, const skin_output *out, int threads);
