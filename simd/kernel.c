@@ -21,8 +21,13 @@
  *  joints): per-component tables looked up with two-register permutes;
  *  FETCH_AOS (W == 16, LBS, 65..128 joints): each lane's whole matrix is
  *  blended in one register from a 64-byte aligned copy of the palette, then
- *  the 16 matrices are transposed once. */
-enum { FETCH_ROWS, FETCH_TABLE2, FETCH_TABLE4, FETCH_AOS, FETCH_KINDS };
+ *  the 16 matrices are transposed once;
+ *  FETCH_UNIFORM (any W, chosen per block): every lane has the same joint in
+ *  every active slot, as in the rigid parts of real meshes, so each
+ *  component is one broadcast.
+ * Per lane and component every kind does the same fused multiply-adds in
+ * slot order, so a vertex's bits do not depend on the kind. */
+enum { FETCH_ROWS, FETCH_TABLE2, FETCH_TABLE4, FETCH_AOS, FETCH_UNIFORM, FETCH_KINDS };
 #define IS_TABLE(kind) ((kind) == FETCH_TABLE2 || (kind) == FETCH_TABLE4)
 
 typedef struct source {
@@ -61,6 +66,11 @@ ALWAYS_INLINE void fetch4(const source *s, vi j, const int32_t *jl, int row, vf 
         for (int q = 0; q < 4; ++q) out[q] = table_fetch(s, j, 4 * row + q, kind);
         return;
     }
+    if (kind == FETCH_UNIFORM) {
+        const float *p = s->base + (size_t)jl[0] * s->stride + 4 * row;
+        for (int q = 0; q < 4; ++q) out[q] = v_set1(p[q]);
+        return;
+    }
     const float *r[W];
     for (int l = 0; l < W; ++l) r[l] = s->base + (size_t)jl[l] * s->stride + 4 * row;
     vf a = v_rows(r, 0), b = v_rows(r, 1), c = v_rows(r, 2), d = v_rows(r, 3);
@@ -73,6 +83,7 @@ ALWAYS_INLINE void fetch4(const source *s, vi j, const int32_t *jl, int row, vf 
 ALWAYS_INLINE vf fetch1(const source *s, vi j, const int32_t *jl, int e, const int kind)
 {
     if (IS_TABLE(kind)) return table_fetch(s, j, e, kind);
+    if (kind == FETCH_UNIFORM) return v_set1(s->base[(size_t)jl[0] * s->stride + e]);
     float tmp[W];
     for (int l = 0; l < W; ++l) tmp[l] = s->base[(size_t)jl[l] * s->stride + e];
     return v_loadu(tmp);
@@ -162,7 +173,7 @@ ALWAYS_INLINE void blend_lanes(const source *s, const influences *f, vf *m, cons
             b01 = v_fmadd(v_set1(w[i][p + 4]), simde_mm256_loadu_ps(b), b01);
             const vf r2 = simde_mm256_insertf128_ps(simde_mm256_castps128_ps256(simde_mm_loadu_ps(a + 8)),
                                                     simde_mm_loadu_ps(b + 8), 1);
-            ab2 = v_fmadd(simde_mm256_permute_ps(f->w[i], p * 0x55), r2, ab2);
+            ab2 = v_fmadd(simde_mm256_permutevar_ps(f->w[i], v_set1_i32(p)), r2, ab2);
         }
         rows01[p] = a01, rows01[p + 4] = b01, row2[p] = ab2;
     }
@@ -282,12 +293,11 @@ ALWAYS_INLINE int lbs(const kctx *c, const influences *f, vf *m, vf *nm, const u
         blend_table(&c->mat, f->j, f->w, 0, 12, m, k, kind);
     } else if (kind == FETCH_AOS) {
         blend_aos(&c->mat, f, m, k);
-    } else {
 #if W <= 8
+    } else if (kind == FETCH_ROWS) {
         blend_lanes(&c->mat, f, m, k);
-#else
-        /* 16 lanes: the SoA form keeps the same (zmm) multiply-add as the
-         * table kinds, so a vertex's result does not depend on the kind */
+#endif
+    } else { /* the SoA form: 16-lane rows, uniform blocks */
         UNROLL for (uint32_t i = 0; i < k; ++i) {
             UNROLL for (int row = 0; row < 3; ++row) {
                 vf r[4];
@@ -295,7 +305,6 @@ ALWAYS_INLINE int lbs(const kctx *c, const influences *f, vf *m, vf *nm, const u
                 UNROLL for (int q = 0; q < 4; ++q) m[4 * row + q] = v_fmadd(f->w[i], r[q], m[4 * row + q]);
             }
         }
-#endif
     }
     if (!c->nmat.base) return 0;
     UNROLL for (int e = 0; e < 9; ++e) nm[e] = v_zero();
@@ -337,10 +346,12 @@ ALWAYS_INLINE int dqs(const kctx *c, const influences *f, vf *m, vf *nm, const u
         pw = v_select(gt, f->w[i], pw);
         pj = v_select_i32(gt, f->j[i], pj);
     }
+    /* the pivot's joint differs between lanes even in a uniform block */
+    const int pkind = kind == FETCH_UNIFORM ? FETCH_ROWS : kind;
     int32_t pjl[W];
-    if (!IS_TABLE(kind)) v_store_i32(pjl, pj);
+    if (!IS_TABLE(pkind)) v_store_i32(pjl, pj);
     vf pivot[4], ws[SKIN_MAX_INFLUENCES];
-    if (k > 1) fetch4(&c->dq, pj, pjl, 0, pivot, kind);
+    if (k > 1) fetch4(&c->dq, pj, pjl, 0, pivot, pkind);
     /* Each real part's sign against the pivot's flips its weight
      * (antipodality). */
     UNROLL for (uint32_t i = 0; i < k; ++i) {
@@ -367,13 +378,13 @@ ALWAYS_INLINE int dqs(const kctx *c, const influences *f, vf *m, vf *nm, const u
     vm small = v_lt(n2, v_set1(SKIN_DQS_MIN_NORM * SKIN_DQS_MIN_NORM));
     if (v_any(small)) { /* rare: fall back to the pivot's own transform */
         vf q[8];
-        fetch4(&c->dq, pj, pjl, 0, q, kind);
-        fetch4(&c->dq, pj, pjl, 1, q + 4, kind);
+        fetch4(&c->dq, pj, pjl, 0, q, pkind);
+        fetch4(&c->dq, pj, pjl, 1, q + 4, pkind);
         UNROLL for (int e = 0; e < 8; ++e) b[e] = v_select(small, q[e], b[e]);
         n2 = v_select(small, dot4(q, q), n2);
         if (use_sc)
             UNROLL for (int e = 0; e < 3; ++e)
-                s[e] = v_select(small, fetch1(&c->sc, pj, pjl, e, kind), s[e]);
+                s[e] = v_select(small, fetch1(&c->sc, pj, pjl, e, pkind), s[e]);
     }
     /* The unit dual quaternion b / |b.real| as a matrix, with the 1 / n2 of
      * the normalisation folded into k2 = 2 / n2: a correctly rounded divide,
@@ -602,12 +613,13 @@ typedef void (*blocks_fn)(const kctx *, const inputs *, size_t, size_t, writer *
     }
 #if W == 16
 #define BLOCKS_K(method, k) BLOCKS(method, k, FETCH_ROWS) BLOCKS(method, k, FETCH_TABLE2) BLOCKS(method, k, FETCH_TABLE4) \
-                            BLOCKS(method, k, FETCH_AOS)
+                            BLOCKS(method, k, FETCH_AOS) BLOCKS(method, k, FETCH_UNIFORM)
 #define KINDS(method, k) {blocks_##method##_##k##_FETCH_ROWS, blocks_##method##_##k##_FETCH_TABLE2, \
-                          blocks_##method##_##k##_FETCH_TABLE4, blocks_##method##_##k##_FETCH_AOS}
+                          blocks_##method##_##k##_FETCH_TABLE4, blocks_##method##_##k##_FETCH_AOS, \
+                          blocks_##method##_##k##_FETCH_UNIFORM}
 #else
-#define BLOCKS_K(method, k) BLOCKS(method, k, FETCH_ROWS)
-#define KINDS(method, k) {blocks_##method##_##k##_FETCH_ROWS, NULL, NULL, NULL}
+#define BLOCKS_K(method, k) BLOCKS(method, k, FETCH_ROWS) BLOCKS(method, k, FETCH_UNIFORM)
+#define KINDS(method, k) {blocks_##method##_##k##_FETCH_ROWS, NULL, NULL, NULL, blocks_##method##_##k##_FETCH_UNIFORM}
 #endif
 #define BLOCKS_ALL(method) BLOCKS_K(method, 1) BLOCKS_K(method, 2) BLOCKS_K(method, 3) BLOCKS_K(method, 4) \
                            BLOCKS_K(method, 5) BLOCKS_K(method, 6) BLOCKS_K(method, 7) BLOCKS_K(method, 8)
@@ -623,28 +635,41 @@ static const blocks_fn blocks_table[2][SKIN_MAX_INFLUENCES][FETCH_KINDS] = {KIND
  * skinned as a mesh with fewer influences.  Real meshes store most vertices'
  * unused slots as zeros at the end.  A term 0 * M adds nothing to a blend
  * that starts at +0, so for finite palettes no bit changes. */
-ALWAYS_INLINE int weights_zero(const void *p, const size_t bytes, const uint64_t mask)
+/* Slot i's W weights (f32 bits without the sign, or unorm integers) and
+ * joints, as 32-bit lanes. */
+ALWAYS_INLINE vi weight_bits(const skin_mesh_desc *m, const inputs *in, uint32_t i, size_t v)
 {
-    uint64_t b[W / 2 > 0 ? W / 2 : 1] = {0}, bits = 0;
-    memcpy(b, p, bytes);
-    UNROLL for (size_t i = 0; i < (bytes + 7) / 8; ++i) bits |= b[i] & mask;
-    return bits == 0;
+    switch (m->weight_format) {
+    case SKIN_WEIGHT_UNORM16: return v_load_u16((const uint16_t *)in->weights[i] + v);
+    case SKIN_WEIGHT_UNORM8: return v_load_u8((const uint8_t *)in->weights[i] + v);
+    default: return v_and_i32(v_loadu_i32((const float *)in->weights[i] + v), v_set1_i32(0x7fffffff));
+    }
 }
 
-ALWAYS_INLINE uint32_t trim_slots(const inputs *in, size_t v, uint32_t k, const size_t size)
+ALWAYS_INLINE vi joint_lanes(const skin_mesh_desc *m, const inputs *in, uint32_t i, size_t v)
 {
-    const uint64_t mask = size == 4 ? 0x7fffffff7fffffffull : ~0ull; /* f32: -0 is zero too */
-    while (k > 1 && weights_zero((const unsigned char *)in->weights[k - 1] + v * size, W * size, mask)) --k;
-    return k;
+    return m->joint_format == SKIN_JOINT_U8 ? v_load_u8((const uint8_t *)in->joints[i] + v)
+                                            : v_load_u16((const uint16_t *)in->joints[i] + v);
 }
 
 ALWAYS_INLINE uint32_t active_slots(const skin_mesh_desc *m, const inputs *in, size_t v)
 {
-    switch (m->weight_format) {
-    case SKIN_WEIGHT_UNORM16: return trim_slots(in, v, m->influence_count, 2);
-    case SKIN_WEIGHT_UNORM8: return trim_slots(in, v, m->influence_count, 1);
-    default: return trim_slots(in, v, m->influence_count, 4);
+    uint32_t k = m->influence_count;
+    while (k > 1 && v_all_eq_i32(weight_bits(m, in, k - 1, v), v_set1_i32(0))) --k;
+    return k;
+}
+
+/* A block's class: its active slot count, plus 16 when every lane has the
+ * same joint in each active slot (the block can use FETCH_UNIFORM). */
+ALWAYS_INLINE uint32_t block_class(const skin_mesh_desc *m, const inputs *in, size_t v)
+{
+    const uint32_t k = active_slots(m, in, v);
+    for (uint32_t i = 0; i < k; ++i) {
+        const int32_t first = m->joint_format == SKIN_JOINT_U8 ? ((const uint8_t *)in->joints[i])[v]
+                                                               : ((const uint16_t *)in->joints[i])[v];
+        if (!v_all_eq_i32(joint_lanes(m, in, i, v), v_set1_i32(first))) return k;
     }
+    return k | 16u;
 }
 
 /* The block starting at vertex v (a multiple of W), of which only lanes
@@ -684,19 +709,20 @@ static void skin_partial(const kctx *c, const blocks_fn *fns, const inputs *in, 
     store_lanes(job, o, v, lo, hi, job->bounds != NULL);
 }
 
-/* The full blocks of [v, end), each run of blocks with the same active
- * slot count through the block function for that count. */
-static void skin_full(const kctx *c, const blocks_fn *fns, const inputs *in, size_t v, size_t end, writer *wr)
+/* The full blocks of [v, end), each run of blocks of one class through the
+ * block function for that class. */
+static void skin_full(const kctx *c, const blocks_fn *fns, const blocks_fn *uniform_fns, const inputs *in, size_t v,
+                      size_t end, writer *wr)
 {
     const skin_mesh_desc *m = c->job->mesh;
-    uint32_t k = active_slots(m, in, v);
+    uint32_t cls = block_class(m, in, v);
     while (v < end) {
         size_t run_end = v + W;
         uint32_t next = 0;
         for (; run_end < end; run_end += W)
-            if ((next = active_slots(m, in, run_end)) != k) break;
-        fns[k - 1](c, in, v, run_end, wr, NULL);
-        v = run_end, k = next;
+            if ((next = block_class(m, in, run_end)) != cls) break;
+        (cls & 16u ? uniform_fns : fns)[(cls & 15u) - 1](c, in, v, run_end, wr, NULL);
+        v = run_end, cls = next;
     }
 }
 
@@ -771,8 +797,11 @@ void SKIN_KERNEL_NAME(const skin_job *job)
         }
     }
 #endif
-    blocks_fn fns[SKIN_MAX_INFLUENCES]; /* by active slot count */
-    for (uint32_t k = 0; k < SKIN_MAX_INFLUENCES; ++k) fns[k] = blocks_table[job->method == SKIN_DQS][k][c.kind];
+    blocks_fn fns[SKIN_MAX_INFLUENCES], uniform_fns[SKIN_MAX_INFLUENCES]; /* by active slot count */
+    for (uint32_t k = 0; k < SKIN_MAX_INFLUENCES; ++k) {
+        fns[k] = blocks_table[job->method == SKIN_DQS][k][c.kind];
+        uniform_fns[k] = blocks_table[job->method == SKIN_DQS][k][FETCH_UNIFORM];
+    }
 
     inputs in = {{m->px, m->py, m->pz, m->nx, m->ny, m->nz, m->tx, m->ty, m->tz, m->tw}, {0}, {0}};
     for (uint32_t i = 0; i < m->influence_count; ++i) in.joints[i] = m->joints[i], in.weights[i] = m->weights[i];
@@ -796,7 +825,7 @@ void SKIN_KERNEL_NAME(const skin_job *job)
         v += W;
     }
     if (v < full_end) {
-        skin_full(&c, fns, &in, v, full_end, &wr);
+        skin_full(&c, fns, uniform_fns, &in, v, full_end, &wr);
         v = full_end;
     }
     if (v < end) skin_partial(&c, fns, &in, v, 0, (int)(end - v)); /* tail */

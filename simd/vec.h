@@ -53,6 +53,8 @@ static inline vi v_round_i32(vf a)
 }
 static inline vi v_and_i32(vi a, vi b) { return simde_mm512_and_si512(a, b); }
 static inline vi v_or_i32(vi a, vi b) { return simde_mm512_or_si512(a, b); }
+static inline vi v_loadu_i32(const void *p) { return simde_mm512_loadu_si512(p); }
+static inline int v_all_eq_i32(vi a, vi b) { return simde_mm512_cmpeq_epi32_mask(a, b) == 0xffff; }
 #define v_slli_i32(a, n) simde_mm512_slli_epi32(a, n)
 /* Zero-extends 16 uint16 in the low half of x: element i moves to 16-bit
  * slot 2i, odd slots zeroed. */
@@ -198,6 +200,8 @@ static inline vf v_from_u32(vi a) { return simde_mm256_cvtepi32_ps(a); } /* valu
 static inline vi v_round_i32(vf a) { return simde_mm256_cvtps_epi32(a); }
 static inline vi v_and_i32(vi a, vi b) { return simde_mm256_and_si256(a, b); }
 static inline vi v_or_i32(vi a, vi b) { return simde_mm256_or_si256(a, b); }
+static inline vi v_loadu_i32(const void *p) { return simde_mm256_loadu_si256(p); }
+static inline int v_all_eq_i32(vi a, vi b) { return simde_mm256_movemask_epi8(simde_mm256_cmpeq_epi32(a, b)) == -1; }
 #define v_slli_i32(a, n) simde_mm256_slli_epi32(a, n)
 static inline vi v_load_u16(const uint16_t *p) { return simde_mm256_cvtepu16_epi32(simde_mm_loadu_si128(p)); }
 static inline vi v_load_u8(const uint8_t *p) { return simde_mm256_cvtepu8_epi32(simde_mm_loadu_si64(p)); }
@@ -279,6 +283,8 @@ static inline vf v_from_u32(vi a) { return simde_mm_cvtepi32_ps(a); } /* values 
 static inline vi v_round_i32(vf a) { return simde_mm_cvtps_epi32(a); }
 static inline vi v_and_i32(vi a, vi b) { return simde_mm_and_si128(a, b); }
 static inline vi v_or_i32(vi a, vi b) { return simde_mm_or_si128(a, b); }
+static inline vi v_loadu_i32(const void *p) { return simde_mm_loadu_si128(p); }
+static inline int v_all_eq_i32(vi a, vi b) { return simde_mm_movemask_epi8(simde_mm_cmpeq_epi32(a, b)) == 0xffff; }
 #define v_slli_i32(a, n) simde_mm_slli_epi32(a, n)
 static inline vi v_load_u16(const uint16_t *p)
 {

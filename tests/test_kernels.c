@@ -385,9 +385,11 @@ static void splits(void)
     }
 }
 
-/* Real meshes leave unused slots zero at the end.  Vertex v uses
- * 1 + (v / period) % k slots (runs that straddle blocks), the rest weigh
- * +0 or -0: blocks drop their all-zero trailing slots.  Against the
+/* Real meshes leave unused slots zero at the end, and neighbours share
+ * joints.  Vertex v uses 1 + (v / period) % k slots (runs that straddle
+ * blocks), the rest weigh +0 or -0: blocks drop their all-zero trailing
+ * slots.  In every other run of 2 * period + 1 vertices all vertices share
+ * their joints: those blocks take the uniform-joint path.  Against the
  * reference, and bit-identical under any split. */
 static void trailing_zero_slots(int lanes)
 {
@@ -400,6 +402,11 @@ static void trailing_zero_slots(int lanes)
                 rig r;
                 rig_options o = {n, 64, k, SKIN_JOINT_U16, wfs[wi], 0, 0x5107u + k};
                 if (rig_random(&r, &o)) exit(1);
+                for (size_t v = 0; v < n; ++v) {
+                    const size_t run = v / (2 * period + 1);
+                    if (run % 2)
+                        for (uint32_t i = 0; i < k; ++i) ((uint16_t *)r.joints[i])[v] = (uint16_t)((run * 7 + i * 5) % 64);
+                }
                 for (size_t v = 0; v < n; ++v)
                     for (uint32_t i = 1 + (uint32_t)((v / period) % k); i < k; ++i) {
                         if (wfs[wi] == SKIN_WEIGHT_F32)
@@ -410,7 +417,7 @@ static void trailing_zero_slots(int lanes)
                             ((uint16_t *)r.weights[i])[v] = 0;
                     }
                 char what[96];
-                snprintf(what, sizeof what, "trailing zero slots %s k=%u weights %d",
+                snprintf(what, sizeof what, "zero slots, shared joints %s k=%u weights %d",
                          method == SKIN_LBS ? "lbs" : "dqs", k, wi);
                 const size_t ranges[][2] = {{0, n}, {3, 2 * (size_t)lanes + 1}, {period - 1, 3 * period}, {n - 7, 7}};
                 for (size_t ri = 0; ri < 4; ++ri)
