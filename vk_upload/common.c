@@ -116,3 +116,17 @@ VkResult vk_block_flush(const vk_ctx *c, const vk_block *b, VkDeviceSize offset,
                                  .size = end >= b->alloc_size ? VK_WHOLE_SIZE : end - start};
     return c->fn.FlushMappedMemoryRanges(c->device, 1, &range);
 }
+
+VkResult vk_frame_set_layout_create(const vk_ctx *c, VkDescriptorSetLayout *layout)
+{
+    VkDescriptorSetLayoutBinding b[2];
+    for (uint32_t i = 0; i < 2; ++i)
+        b[i] = (VkDescriptorSetLayoutBinding){i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
+                                              VK_SHADER_STAGE_COMPUTE_BIT, NULL};
+    VkDescriptorSetLayoutCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+                                          .bindingCount = 2,
+                                          .pBindings = b};
+    VkResult r = c->fn.CreateDescriptorSetLayout(c->device, &ci, c->allocator, layout);
+    if (r != VK_SUCCESS) *layout = VK_NULL_HANDLE;
+    return r;
+}

@@ -9,7 +9,6 @@ static const uint32_t skin_lbs_spv[] =
 #include "skin_lbs.spv.inc"
     ;
 
-#define MAX_SETS 16u
 #define GROUP 64u
 
 typedef struct push_params {
@@ -20,7 +19,8 @@ struct skin_vk_gpu {
     vk_ctx c;
     VkPipelineStageFlags dst_stage;
     VkAccessFlags dst_access;
-    VkDescriptorSetLayout set_layout;
+    VkDescriptorSetLayout set_layout;   /* set 0: the mesh streams */
+    VkDescriptorSetLayout frame_layout; /* set 1: palette and output, see vk_internal.h */
     VkPipelineLayout layout;
     VkPipeline pipeline;
 };
@@ -28,12 +28,10 @@ struct skin_vk_gpu {
 struct skin_vk_gpu_mesh {
     skin_vk_gpu *gpu;
     size_t vertex_count;
-    uint32_t influence_count, joint_count, set_count, has_normal, has_tangent;
-    vk_block streams;            /* planar input, see the shader */
-    vk_block palettes;           /* set_count palettes */
-    VkDeviceSize palette_stride; /* bytes between the per-set palettes */
+    uint32_t influence_count, joint_count, has_normal, has_tangent;
+    vk_block streams; /* planar input, see the shader */
     VkDescriptorPool pool;
-    VkDescriptorSet sets[MAX_SETS];
+    VkDescriptorSet set; /* written once: bindings never change */
 };
 
 VkResult skin_vk_gpu_create(const skin_vk_gpu_create_info *info, skin_vk_gpu **out)
@@ -54,14 +52,12 @@ VkResult skin_vk_gpu_create(const skin_vk_gpu_create_info *info, skin_vk_gpu **o
     g->dst_access = info->dst_access ? info->dst_access : VK_ACCESS_VERTEX_ATTRIBUTE_READ_BIT;
     const vk_fns *f = &g->c.fn;
     VkDevice dev = g->c.device;
-    VkDescriptorSetLayoutBinding b[3];
-    for (uint32_t i = 0; i < 3; ++i)
-        b[i] = (VkDescriptorSetLayoutBinding){i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
-                                              VK_SHADER_STAGE_COMPUTE_BIT, NULL};
+    VkDescriptorSetLayoutBinding b = {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
+                                      VK_SHADER_STAGE_COMPUTE_BIT, NULL};
     VkDescriptorSetLayoutCreateInfo sli = {
         .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-        .bindingCount = 3,
-        .pBindings = b};
+        .bindingCount = 1,
+        .pBindings = &b};
     VkPushConstantRange pcr = {VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push_params)};
     VkShaderModuleCreateInfo smi = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
                                     .codeSize = sizeof skin_lbs_spv,
@@ -72,9 +68,11 @@ VkResult skin_vk_gpu_create(const skin_vk_gpu_create_info *info, skin_vk_gpu **o
         g->set_layout = VK_NULL_HANDLE;
         goto fail;
     }
+    if ((r = vk_frame_set_layout_create(&g->c, &g->frame_layout)) != VK_SUCCESS) goto fail;
+    VkDescriptorSetLayout sets[2] = {g->set_layout, g->frame_layout};
     VkPipelineLayoutCreateInfo pli = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
-                                      .setLayoutCount = 1,
-                                      .pSetLayouts = &g->set_layout,
+                                      .setLayoutCount = 2,
+                                      .pSetLayouts = sets,
                                       .pushConstantRangeCount = 1,
                                       .pPushConstantRanges = &pcr};
     if ((r = f->CreatePipelineLayout(dev, &pli, g->c.allocator, &g->layout)) != VK_SUCCESS) {
@@ -112,6 +110,8 @@ void skin_vk_gpu_destroy(skin_vk_gpu *g)
     if (g->pipeline) f->DestroyPipeline(g->c.device, g->pipeline, g->c.allocator);
     if (g->layout) f->DestroyPipelineLayout(g->c.device, g->layout, g->c.allocator);
     if (g->set_layout) f->DestroyDescriptorSetLayout(g->c.device, g->set_layout, g->c.allocator);
+    if (g->frame_layout)
+        f->DestroyDescriptorSetLayout(g->c.device, g->frame_layout, g->c.allocator);
     free(g);
 }
 
@@ -132,11 +132,11 @@ static uint32_t joint_at(const skin_mesh_desc *m, uint32_t i, size_t v)
 }
 
 VkResult skin_vk_gpu_mesh_create(skin_vk_gpu *g, const skin_mesh_desc *mesh, uint32_t joint_count,
-                                 uint32_t set_count, skin_vk_gpu_mesh **out)
+                                 skin_vk_gpu_mesh **out)
 {
     if (out) *out = NULL;
-    if (!g || !mesh || !out || joint_count == 0 || set_count == 0 || set_count > MAX_SETS ||
-        mesh->vertex_count == 0 || mesh->vertex_count > UINT32_MAX / 32)
+    if (!g || !mesh || !out || joint_count == 0 || mesh->vertex_count == 0 ||
+        mesh->vertex_count > UINT32_MAX / 32)
         return VK_ERROR_VALIDATION_FAILED_EXT;
     /* Reuse the core's descriptor checks: a zero-length skin with an identity
      * palette validates formats, influence count and required pointers. */
@@ -147,29 +147,29 @@ VkResult skin_vk_gpu_mesh_create(skin_vk_gpu *g, const skin_mesh_desc *mesh, uin
     if (skin_mesh(mesh, &pal, SKIN_LBS, &probe, 0, 0) != SKIN_OK)
         return VK_ERROR_VALIDATION_FAILED_EXT;
 
+    /* Limits: one workgroup per GROUP vertices in x, the streams in one
+     * storage-buffer binding. */
+    const VkPhysicalDeviceLimits *lim = &g->c.props.limits;
+    if ((mesh->vertex_count + GROUP - 1) / GROUP > lim->maxComputeWorkGroupCount[0])
+        return VK_ERROR_FEATURE_NOT_PRESENT;
     skin_vk_gpu_mesh *m = calloc(1, sizeof *m);
     if (!m) return VK_ERROR_OUT_OF_HOST_MEMORY;
     m->gpu = g;
     m->vertex_count = mesh->vertex_count;
     m->influence_count = mesh->influence_count;
     m->joint_count = joint_count;
-    m->set_count = set_count;
     m->has_normal = mesh->nx && mesh->ny && mesh->nz;
     m->has_tangent = mesh->tx && mesh->ty && mesh->tz && mesh->tw;
-    const VkPhysicalDeviceLimits *lim = &g->c.props.limits;
-    VkDeviceSize align = lim->minStorageBufferOffsetAlignment;
-    if (lim->nonCoherentAtomSize > align) align = lim->nonCoherentAtomSize;
-    if (align < 16) align = 16;
-    m->palette_stride = ((VkDeviceSize)joint_count * 48 + align - 1) / align * align;
 
     size_t n = mesh->vertex_count;
     uint32_t planes = 3 + 3 * m->has_normal + 4 * m->has_tangent, k = mesh->influence_count;
     VkDeviceSize bytes = (VkDeviceSize)(planes + 2 * k) * n * 4;
+    if (bytes > lim->maxStorageBufferRange) {
+        free(m);
+        return VK_ERROR_FEATURE_NOT_PRESENT;
+    }
     VkResult r = vk_block_create(&g->c, bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, PICK_DIRECT,
                                  &m->streams);
-    if (r == VK_SUCCESS)
-        r = vk_block_create(&g->c, m->palette_stride * set_count,
-                            VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, PICK_DIRECT, &m->palettes);
     if (r == VK_ERROR_FEATURE_NOT_PRESENT) r = VK_ERROR_OUT_OF_DEVICE_MEMORY;
     if (r != VK_SUCCESS) goto fail;
 
@@ -191,9 +191,9 @@ VkResult skin_vk_gpu_mesh_create(skin_vk_gpu *g, const skin_mesh_desc *mesh, uin
         }
     if ((r = vk_block_flush(&g->c, &m->streams, 0, bytes, 0)) != VK_SUCCESS) goto fail;
 
-    VkDescriptorPoolSize ps = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 3 * set_count};
+    VkDescriptorPoolSize ps = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1};
     VkDescriptorPoolCreateInfo dpi = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
-                                      .maxSets = set_count,
+                                      .maxSets = 1,
                                       .poolSizeCount = 1,
                                       .pPoolSizes = &ps};
     if ((r = g->c.fn.CreateDescriptorPool(g->c.device, &dpi, g->c.allocator, &m->pool)) !=
@@ -201,28 +201,19 @@ VkResult skin_vk_gpu_mesh_create(skin_vk_gpu *g, const skin_mesh_desc *mesh, uin
         m->pool = VK_NULL_HANDLE;
         goto fail;
     }
-    VkDescriptorSetLayout layouts[MAX_SETS];
-    for (uint32_t i = 0; i < set_count; ++i) layouts[i] = g->set_layout;
     VkDescriptorSetAllocateInfo dai = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
                                        .descriptorPool = m->pool,
-                                       .descriptorSetCount = set_count,
-                                       .pSetLayouts = layouts};
-    if ((r = g->c.fn.AllocateDescriptorSets(g->c.device, &dai, m->sets)) != VK_SUCCESS) goto fail;
-    /* Bindings 0 and 1 never change; binding 2 is written per dispatch. */
-    for (uint32_t i = 0; i < set_count; ++i) {
-        VkDescriptorBufferInfo bi[2] = {{m->streams.buffer, 0, bytes},
-                                        {m->palettes.buffer, m->palette_stride * i,
-                                         (VkDeviceSize)joint_count * 48}};
-        VkWriteDescriptorSet w[2];
-        for (uint32_t j = 0; j < 2; ++j)
-            w[j] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
-                                          .dstSet = m->sets[i],
-                                          .dstBinding = j,
-                                          .descriptorCount = 1,
-                                          .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-                                          .pBufferInfo = &bi[j]};
-        g->c.fn.UpdateDescriptorSets(g->c.device, 2, w, 0, NULL);
-    }
+                                       .descriptorSetCount = 1,
+                                       .pSetLayouts = &g->set_layout};
+    if ((r = g->c.fn.AllocateDescriptorSets(g->c.device, &dai, &m->set)) != VK_SUCCESS) goto fail;
+    VkDescriptorBufferInfo bi = {m->streams.buffer, 0, bytes};
+    VkWriteDescriptorSet w = {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                              .dstSet = m->set,
+                              .dstBinding = 0,
+                              .descriptorCount = 1,
+                              .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                              .pBufferInfo = &bi};
+    g->c.fn.UpdateDescriptorSets(g->c.device, 1, &w, 0, NULL);
     *out = m;
     return VK_SUCCESS;
 fail:
@@ -235,7 +226,6 @@ void skin_vk_gpu_mesh_destroy(skin_vk_gpu_mesh *m)
     if (!m) return;
     const vk_ctx *c = &m->gpu->c;
     if (m->pool) c->fn.DestroyDescriptorPool(c->device, m->pool, c->allocator); /* frees the sets */
-    vk_block_free(c, &m->palettes);
     vk_block_free(c, &m->streams);
     free(m);
 }
@@ -245,40 +235,32 @@ VkResult skin_vk_gpu_skin(skin_vk_gpu_mesh *m, skin_vk_stream *stream, const ski
                           skin_vk_slot *slot)
 {
     if (!m || !stream || !frame || !cmd || !palette || !slot || !palette->matrices ||
-        palette->joint_count != m->joint_count || frame->region >= m->set_count ||
+        palette->joint_count != m->joint_count ||
         ((attributes & SKIN_VK_NORMAL) && !m->has_normal) ||
         ((attributes & SKIN_VK_TANGENT) && !m->has_tangent))
         return VK_ERROR_VALIDATION_FAILED_EXT;
     skin_vk_vertex_layout layout;
     if (skin_vk_vertex_layout_init(attributes, SKIN_VK_PACK_FLOAT, &layout) != SKIN_OK)
         return VK_ERROR_VALIDATION_FAILED_EXT;
-    VkResult r = vk_stream_alloc_gpu(stream, frame, m->vertex_count, &layout, slot);
+    /* This call's palette comes from the frame's region (the GPU is done
+     * with it: acquire waited for the region's fence), with a descriptor set
+     * of its own from the region's pools: any number of calls per frame, no
+     * set is written after it is bound, and each set covers exactly the
+     * bytes its dispatch reads and writes. */
+    VkDescriptorSet frame_set;
+    VkResult r = vk_stream_alloc_gpu(stream, frame, m->vertex_count, &layout, palette->matrices,
+                                     (VkDeviceSize)m->joint_count * 48, &frame_set, slot);
     if (r != VK_SUCCESS) return r;
     const skin_vk_gpu *g = m->gpu;
     const vk_fns *f = &g->c.fn;
-
-    /* The region's fence was waited on by acquire, so this set's palette and
-     * descriptor are no longer in use by the GPU. */
-    VkDeviceSize pal_offset = m->palette_stride * frame->region;
-    memcpy((char *)m->palettes.mapped + pal_offset, palette->matrices, (size_t)m->joint_count * 48);
-    r = vk_block_flush(&g->c, &m->palettes, pal_offset, (VkDeviceSize)m->joint_count * 48, 0);
-    if (r != VK_SUCCESS) return r;
     VkDeviceSize out_bytes = (VkDeviceSize)m->vertex_count * layout.stride;
-    VkDescriptorBufferInfo bi = {slot->buffer, slot->offset, out_bytes};
-    VkWriteDescriptorSet w = {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
-                              .dstSet = m->sets[frame->region],
-                              .dstBinding = 2,
-                              .descriptorCount = 1,
-                              .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-                              .pBufferInfo = &bi};
-    f->UpdateDescriptorSets(g->c.device, 1, &w, 0, NULL);
-
     push_params p = {(uint32_t)m->vertex_count, m->influence_count, m->joint_count,
                      m->has_normal, m->has_tangent, layout.stride / 4,
                      layout.normal_offset / 4, layout.tangent_offset / 4};
+    VkDescriptorSet sets[2] = {m->set, frame_set};
     f->CmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, g->pipeline);
-    f->CmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, g->layout, 0, 1,
-                             &m->sets[frame->region], 0, NULL);
+    f->CmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, g->layout, 0, 2, sets, 0,
+                             NULL);
     f->CmdPushConstants(cmd, g->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof p, &p);
     f->CmdDispatch(cmd, (uint32_t)((m->vertex_count + GROUP - 1) / GROUP), 1, 1);
     VkBufferMemoryBarrier b = {.sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER,

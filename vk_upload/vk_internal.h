@@ -18,7 +18,7 @@
     X(CreateShaderModule) X(DestroyShaderModule) X(CreateDescriptorSetLayout) \
     X(DestroyDescriptorSetLayout) X(CreatePipelineLayout) X(DestroyPipelineLayout) \
     X(CreateComputePipelines) X(DestroyPipeline) X(CreateDescriptorPool) \
-    X(DestroyDescriptorPool) X(AllocateDescriptorSets) X(UpdateDescriptorSets) \
+    X(DestroyDescriptorPool) X(ResetDescriptorPool) X(AllocateDescriptorSets) X(UpdateDescriptorSets) \
     X(CmdBindPipeline) X(CmdBindDescriptorSets) X(CmdPushConstants) X(CmdDispatch)
 
 typedef struct vk_fns {
@@ -69,9 +69,23 @@ void vk_block_free(const vk_ctx *c, vk_block *b);
 VkResult vk_block_flush(const vk_ctx *c, const vk_block *b, VkDeviceSize offset,
                         VkDeviceSize size, int force);
 
-/* Stream ring: a slot for the GPU, taken from the end of the region (never
- * flushed or copied by commit). */
+/* The GPU path's per-call descriptor set layout (set 1): binding 0 the
+ * call's palette (in the ring's mapped buffer), binding 1 its output slot (in
+ * the buffer the GPU reads), both STORAGE_BUFFER with exact ranges.  Created
+ * identically by the ring and the GPU pipeline, so the ring's sets are
+ * compatible with every pipeline layout. */
+VkResult vk_frame_set_layout_create(const vk_ctx *c, VkDescriptorSetLayout *layout);
+
+/* Stream ring, for the GPU path: takes a slot for vertex_count vertices and,
+ * below it, palette_bytes for this call's palette, both from the end of the
+ * region (never flushed or copied by commit); copies the palette into the
+ * mapped buffer and flushes it when the ring flushes; allocates from the
+ * region's descriptor pools (reset at acquire) a set pointing at exactly the
+ * palette and the slot.  VK_ERROR_OUT_OF_POOL_MEMORY when the region lacks
+ * room (nothing is taken), VK_ERROR_FEATURE_NOT_PRESENT when the slot is
+ * larger than maxStorageBufferRange, or a descriptor pool error. */
 VkResult vk_stream_alloc_gpu(skin_vk_stream *s, const skin_vk_frame *frame, size_t vertex_count,
-                             const skin_vk_vertex_layout *layout, skin_vk_slot *slot);
+                             const skin_vk_vertex_layout *layout, const void *palette,
+                             VkDeviceSize palette_bytes, VkDescriptorSet *set, skin_vk_slot *slot);
 
 #endif

@@ -330,14 +330,17 @@ static int bench_gpu(ctx *c, rig *r, int warm, int reps, FILE *out)
 {
     skin_vk_vertex_layout fl;
     skin_vk_vertex_layout_init(SKIN_VK_NORMAL | SKIN_VK_TANGENT, SKIN_VK_PACK_FLOAT, &fl);
-    skin_vk_stream *ring = ring_create(c, (VkDeviceSize)VERTS * fl.stride, 0);
+    /* Room for the slot and, since each call takes its palette from the
+     * region, the palette. */
+    skin_vk_stream *ring = ring_create(
+        c, (VkDeviceSize)VERTS * fl.stride + (VkDeviceSize)r->palette.joint_count * 48 + 1024, 0);
     skin_vk_gpu_create_info gi = {.physical_device = c->phys, .device = c->device};
     skin_vk_gpu *gpu = NULL;
     skin_vk_gpu_mesh *gm = NULL;
     double *t = malloc(sizeof(double) * 2 * (size_t)reps);
     int rc = -1, have_gpu = c->timestamps != VK_NULL_HANDLE;
     if (!ring || !t || skin_vk_gpu_create(&gi, &gpu) != VK_SUCCESS ||
-        skin_vk_gpu_mesh_create(gpu, &r->mesh, r->palette.joint_count, 2, &gm) != VK_SUCCESS)
+        skin_vk_gpu_mesh_create(gpu, &r->mesh, r->palette.joint_count, &gm) != VK_SUCCESS)
         goto done;
     for (int i = -warm; i < reps; ++i) {
         skin_vk_frame f;

@@ -303,31 +303,43 @@ SKIN_VK_API void skin_vk_gpu_destroy(skin_vk_gpu *gpu);
 /**
  * Uploads mesh (positions, and normals/tangents when present, influences in
  * any format, converted to u32 joints and float weights) for palettes of
- * joint_count joints, with set_count per-frame palette buffers and descriptor
- * sets (use the ring's region count).  Returns VK_SUCCESS,
+ * joint_count joints.  Palettes are not stored with the mesh: each
+ * skin_vk_gpu_skin call takes its own from the frame.  Returns VK_SUCCESS,
  * VK_ERROR_VALIDATION_FAILED_EXT for a bad mesh (skin_mesh's checks) or
- * arguments, or an allocation error.  Thread safety: any number of meshes may
- * be created at once from one gpu (it is only read).
+ * arguments, VK_ERROR_FEATURE_NOT_PRESENT when the device's limits
+ * (maxComputeWorkGroupCount[0] * 64 vertices, maxStorageBufferRange for the
+ * streams) are too small for the mesh, or an allocation error.  Thread
+ * safety: any number of meshes may be created at once from one gpu (it is
+ * only read).
  */
 SKIN_VK_API VkResult skin_vk_gpu_mesh_create(skin_vk_gpu *gpu, const skin_mesh_desc *mesh,
-                                             uint32_t joint_count, uint32_t set_count,
-                                             skin_vk_gpu_mesh **mesh_out);
-/** Frees the mesh's buffers and sets; the GPU must be done with them.
+                                             uint32_t joint_count, skin_vk_gpu_mesh **mesh_out);
+/** Frees the mesh's buffers and set; the GPU must be done with them.
  *  Accepts NULL.  Thread safety: externally synchronised on mesh. */
 SKIN_VK_API void skin_vk_gpu_mesh_destroy(skin_vk_gpu_mesh *mesh);
 
 /**
  * Skins the uploaded mesh on the GPU into a new float slot of the acquired
- * frame: writes the palette (palette->matrices, joint_count as at upload)
- * into the frame's palette buffer (set frame->region), and records into cmd
- * (recording, outside a render pass) the dispatch and a SHADER_WRITE ->
- * dst_access barrier.  attributes (SKIN_VK_NORMAL/TANGENT) must be present in
- * the mesh.  GPU slots are taken from the end of the region, so in staging
- * mode the commit's copy (of the CPU-written start) never covers them.
- * *slot receives buffer/offset/layout; slot->mapped is NULL (the GPU writes
- * it).  Returns VK_SUCCESS, VK_ERROR_OUT_OF_POOL_MEMORY when the region is
- * full, VK_ERROR_VALIDATION_FAILED_EXT for bad arguments (including
- * frame->region >= set_count or a joint_count mismatch), or a flush error.
+ * frame.  The palette (palette->matrices, joint_count as at upload) is copied
+ * into this call's own sub-allocation of the frame's region (joint_count * 48
+ * bytes rounded up to the ring's alignment, flushed when the ring flushes),
+ * so any number of meshes and instances of one mesh may be skinned in one
+ * frame, each with its own palette, until the region is full.  Records into
+ * cmd (recording, outside a render pass) the dispatch and a SHADER_WRITE ->
+ * dst_access barrier, and binds a descriptor set of the call's own (from
+ * descriptor pools the ring keeps per region, created on demand, reset at
+ * acquire; at most 2048 calls per frame) covering exactly its palette and
+ * slot.  attributes (SKIN_VK_NORMAL/TANGENT) must be present in the
+ * mesh.  GPU slots and palettes are taken from the end of the region, so in
+ * staging mode the commit's copy (of the CPU-written start) never covers
+ * them; in staging mode the shader reads the palette from the mapped staging
+ * buffer.  *slot receives buffer/offset/layout; slot->mapped is NULL (the GPU
+ * writes it).  Returns VK_SUCCESS, VK_ERROR_OUT_OF_POOL_MEMORY when the
+ * region is full or the frame already has 2048 GPU calls (nothing is
+ * taken), VK_ERROR_FEATURE_NOT_PRESENT when the slot is larger than
+ * maxStorageBufferRange,
+ * VK_ERROR_VALIDATION_FAILED_EXT for bad arguments (including a joint_count
+ * mismatch), or a flush or descriptor allocation error.
  * Thread safety: externally synchronised on the stream, the mesh and cmd.
  */
 SKIN_VK_API VkResult skin_vk_gpu_skin(skin_vk_gpu_mesh *mesh, skin_vk_stream *stream,

@@ -37,7 +37,7 @@ static int run(vkh *h, rig *r, uint32_t flags)
     VkDeviceSize bytes = (VkDeviceSize)n * l.stride;
     skin_vk_stream_create_info ci = {
         .physical_device = h->phys, .device = h->device, .queue_family_index = h->family,
-        .region_size = 2 * bytes + 256, .region_count = IN_FLIGHT, .flags = flags,
+        .region_size = 2 * bytes + r->palette.joint_count * 48u + 1024, .region_count = IN_FLIGHT, .flags = flags,
         .staging_dst_stage = VK_PIPELINE_STAGE_VERTEX_INPUT_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
         .staging_dst_access = VK_ACCESS_VERTEX_ATTRIBUTE_READ_BIT | VK_ACCESS_TRANSFER_READ_BIT};
     skin_vk_gpu_create_info gi = {
@@ -49,7 +49,7 @@ static int run(vkh *h, rig *r, uint32_t flags)
     skin_vk_gpu_mesh *gm = NULL;
     VKH_CHECK(skin_vk_stream_create(&ci, &ring));
     VKH_CHECK(skin_vk_gpu_create(&gi, &gpu));
-    VKH_CHECK(skin_vk_gpu_mesh_create(gpu, &r->mesh, r->palette.joint_count, IN_FLIGHT, &gm));
+    VKH_CHECK(skin_vk_gpu_mesh_create(gpu, &r->mesh, r->palette.joint_count, &gm));
 
     vkh_buffer rb;
     VkCommandBuffer cmd[IN_FLIGHT];
@@ -134,6 +134,117 @@ static int run(vkh *h, rig *r, uint32_t flags)
     return bad != 0;
 }
 
+/* Three instances of one mesh in one frame, each with its own pose, in one
+ * command buffer: each call must take its own palette (the bug this guards
+ * against rewrote one palette and a bound descriptor set, so every instance
+ * but the last read wrong data).  A fourth call finds the region full. */
+#define INSTANCES 3
+static int instances(vkh *h, rig *r, uint32_t flags)
+{
+    skin_vk_vertex_layout l;
+    skin_vk_vertex_layout_init(SKIN_VK_NORMAL | SKIN_VK_TANGENT, SKIN_VK_PACK_FLOAT, &l);
+    size_t n = r->mesh.vertex_count;
+    VkDeviceSize bytes = (VkDeviceSize)n * l.stride, pal = r->palette.joint_count * 48u;
+    /* Room for exactly INSTANCES slots and palettes (each rounded up to the
+     * alignment, at most 256 here), not for one more. */
+    skin_vk_stream_create_info ci = {
+        .physical_device = h->phys, .device = h->device, .queue_family_index = h->family,
+        .region_size = INSTANCES * (bytes + pal + 2 * 256), .region_count = 1, .flags = flags,
+        .staging_dst_stage = VK_PIPELINE_STAGE_TRANSFER_BIT,
+        .staging_dst_access = VK_ACCESS_TRANSFER_READ_BIT};
+    skin_vk_gpu_create_info gi = {.physical_device = h->phys, .device = h->device,
+                                  .dst_stage = VK_PIPELINE_STAGE_TRANSFER_BIT,
+                                  .dst_access = VK_ACCESS_TRANSFER_READ_BIT};
+    skin_vk_stream *ring = NULL;
+    skin_vk_gpu *gpu = NULL;
+    skin_vk_gpu_mesh *gm = NULL;
+    VKH_CHECK(skin_vk_stream_create(&ci, &ring));
+    if (skin_vk_stream_alignment(ring) > 256) {
+        fprintf(stderr, "alignment %llu > 256: resize the test's region\n",
+                (unsigned long long)skin_vk_stream_alignment(ring));
+        return 1;
+    }
+    VKH_CHECK(skin_vk_gpu_create(&gi, &gpu));
+    VKH_CHECK(skin_vk_gpu_mesh_create(gpu, &r->mesh, r->palette.joint_count, &gm));
+    vkh_buffer rb;
+    VKH_CHECK(vkh_readback_create(h, bytes * INSTANCES, &rb));
+    VkCommandBuffer cmd;
+    VkFence fence;
+    VkCommandBufferAllocateInfo cai = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+                                       .commandPool = h->pool,
+                                       .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+                                       .commandBufferCount = 1};
+    VKH_CHECK(vkAllocateCommandBuffers(h->device, &cai, &cmd));
+    VkFenceCreateInfo fi = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+    VKH_CHECK(vkCreateFence(h->device, &fi, NULL, &fence));
+
+    skin_vk_frame fr;
+    VKH_CHECK(skin_vk_stream_acquire(ring, UINT64_MAX, &fr));
+    VkCommandBufferBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+                                   .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT};
+    VKH_CHECK(vkBeginCommandBuffer(cmd, &bi));
+    int bad = 0;
+    skin_vk_slot slot[INSTANCES + 1];
+    VkBufferCopy copies[INSTANCES];
+    for (int i = 0; i < INSTANCES; ++i) {
+        rig_random_pose(r, 900 + (uint64_t)i);
+        VKH_CHECK(skin_vk_gpu_skin(gm, ring, &fr, cmd, &r->palette,
+                                   SKIN_VK_NORMAL | SKIN_VK_TANGENT, &slot[i]));
+        copies[i] = (VkBufferCopy){slot[i].offset, bytes * (VkDeviceSize)i, bytes};
+    }
+    if (skin_vk_gpu_skin(gm, ring, &fr, cmd, &r->palette, SKIN_VK_NORMAL | SKIN_VK_TANGENT,
+                         &slot[INSTANCES]) != VK_ERROR_OUT_OF_POOL_MEMORY) {
+        fprintf(stderr, "a fourth instance fit in a region sized for three\n");
+        ++bad;
+    }
+    VKH_CHECK(skin_vk_stream_commit(ring, &fr, cmd, fence));
+    vkCmdCopyBuffer(cmd, fr.buffer, rb.buffer, INSTANCES, copies);
+    VkBufferMemoryBarrier b = {.sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER,
+                               .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
+                               .dstAccessMask = VK_ACCESS_HOST_READ_BIT,
+                               .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+                               .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+                               .buffer = rb.buffer,
+                               .offset = 0,
+                               .size = VK_WHOLE_SIZE};
+    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 0,
+                         NULL, 1, &b, 0, NULL);
+    VKH_CHECK(vkEndCommandBuffer(cmd));
+    VkSubmitInfo si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
+                       .commandBufferCount = 1,
+                       .pCommandBuffers = &cmd};
+    VKH_CHECK(vkQueueSubmit(h->queue, 1, &si, fence));
+    VKH_CHECK(vkWaitForFences(h->device, 1, &fence, VK_TRUE, UINT64_MAX));
+    vkh_readback_invalidate(h, &rb);
+
+    float *ref = malloc((size_t)bytes);
+    if (!ref) return 1;
+    double max_err = 0;
+    for (int i = 0; i < INSTANCES; ++i) {
+        rig_random_pose(r, 900 + (uint64_t)i);
+        skin_output o = {.layout = SKIN_LAYOUT_STRIDED,
+                         .position = ref, .position_stride = l.stride,
+                         .normal = ref + 3, .normal_stride = l.stride,
+                         .tangent = ref + 6, .tangent_stride = l.stride};
+        if (skin_mesh(&r->mesh, &r->palette, SKIN_LBS, &o, 0, n) != SKIN_OK) return 1;
+        const float *got = (const float *)((const char *)rb.mapped + bytes * (VkDeviceSize)i);
+        int e = compare(ref, got, n, l.stride / 4, &max_err);
+        if (e) fprintf(stderr, "instance %d: %d wrong floats\n", i, e);
+        bad += e;
+    }
+    free(ref);
+    printf("mode %s: %d instances in one frame, GPU vs CPU largest relative error %.3g%s\n",
+           skin_vk_memory_mode_name(skin_vk_stream_mode(ring)), INSTANCES, max_err,
+           bad ? " FAIL" : "");
+    vkDestroyFence(h->device, fence, NULL);
+    vkFreeCommandBuffers(h->device, h->pool, 1, &cmd);
+    vkh_buffer_destroy(h, &rb);
+    skin_vk_gpu_mesh_destroy(gm);
+    skin_vk_gpu_destroy(gpu);
+    skin_vk_stream_destroy(ring);
+    return bad != 0;
+}
+
 int main(void)
 {
     vkh h;
@@ -145,7 +256,8 @@ int main(void)
         vkh_finish(&h);
         return 1;
     }
-    int failed = run(&h, &r, 0) + run(&h, &r, SKIN_VK_FORCE_STAGING);
+    int failed = run(&h, &r, 0) + run(&h, &r, SKIN_VK_FORCE_STAGING) +
+                 instances(&h, &r, 0) + instances(&h, &r, SKIN_VK_FORCE_STAGING);
 
     /* Bad arguments. */
     skin_vk_gpu_create_info gi = {.physical_device = h.phys, .device = h.device,
@@ -158,9 +270,9 @@ int main(void)
     if (skin_vk_gpu_create(&gi, &gpu) != VK_SUCCESS) ++failed;
     skin_mesh_desc broken = r.mesh;
     broken.influence_count = 9;
-    if (skin_vk_gpu_mesh_create(gpu, &broken, 90, 2, &gm) != VK_ERROR_VALIDATION_FAILED_EXT || gm)
+    if (skin_vk_gpu_mesh_create(gpu, &broken, 90, &gm) != VK_ERROR_VALIDATION_FAILED_EXT || gm)
         ++failed;
-    if (skin_vk_gpu_mesh_create(gpu, &r.mesh, 90, 17, &gm) != VK_ERROR_VALIDATION_FAILED_EXT)
+    if (skin_vk_gpu_mesh_create(gpu, &r.mesh, 0, &gm) != VK_ERROR_VALIDATION_FAILED_EXT || gm)
         ++failed;
     skin_vk_gpu_destroy(gpu);
     skin_vk_gpu_destroy(NULL);

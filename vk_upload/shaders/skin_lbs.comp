@@ -6,9 +6,10 @@ layout(local_size_x = 64) in;
 // Mesh, uploaded once: planar px py pz [nx ny nz] [tx ty tz tw] (floats),
 // then k planes of joint indices (uint), then k planes of weights (floats).
 layout(std430, set = 0, binding = 0) readonly buffer Mesh { uint src[]; };
-// Palette: 3 rows (vec4) per joint, row-major 3x4.
-layout(std430, set = 0, binding = 1) readonly buffer Palette { vec4 rows[]; };
-layout(std430, set = 0, binding = 2) writeonly buffer Out { float dst[]; };
+// Set 1 is this call's, from the stream ring's region: its palette (3 rows,
+// vec4, per joint, row-major 3x4) and its output slot.
+layout(std430, set = 1, binding = 0) readonly buffer Palette { vec4 rows[]; };
+layout(std430, set = 1, binding = 1) writeonly buffer Out { float dst[]; };
 
 layout(push_constant) uniform Params {
     uint n;            // vertices
@@ -32,9 +33,10 @@ void main()
     for (uint i = 0u; i < pc.k; ++i) {
         uint j = min(src[(planes + i) * pc.n + v], pc.joint_count - 1u);
         float w = f(planes + pc.k + i, v);
-        r0 += w * rows[3u * j];
-        r1 += w * rows[3u * j + 1u];
-        r2 += w * rows[3u * j + 2u];
+        uint row = 3u * j;
+        r0 += w * rows[row];
+        r1 += w * rows[row + 1u];
+        r2 += w * rows[row + 2u];
     }
     vec4 p = vec4(f(0u, v), f(1u, v), f(2u, v), 1.0);
     uint o = v * pc.stride;
