@@ -20,9 +20,9 @@ static int failures;
 
 static skin_vk_stream_create_info base_info(vkh *h, VkDeviceSize size, uint32_t flags)
 {
-    return (skin_vk_stream_create_info){.physical_device = h->phys,
-                                        .device = h->device,
-                                        .queue_family_index = h->family,
+    return (skin_vk_stream_create_info){.physical_device = h->vk.phys,
+                                        .device = h->vk.device,
+                                        .queue_family_index = h->vk.family,
                                         .region_size = size,
                                         .flags = flags};
 }
@@ -134,19 +134,19 @@ static void ring_misuse(vkh *h)
     /* A fence that never signals: acquire times out and changes nothing. */
     VkFence fence;
     VkFenceCreateInfo fi = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-    if (vkCreateFence(h->device, &fi, NULL, &fence) == VK_SUCCESS) {
+    if (vkCreateFence(h->vk.device, &fi, NULL, &fence) == VK_SUCCESS) {
         EXPECT(skin_vk_stream_commit(s, &f[1], VK_NULL_HANDLE, fence) == VK_SUCCESS);
         EXPECT(skin_vk_stream_commit(s, &f[2], VK_NULL_HANDLE, VK_NULL_HANDLE) == VK_SUCCESS);
         EXPECT(skin_vk_stream_acquire(s, 1000, &f[0]) == VK_TIMEOUT);
         EXPECT(skin_vk_stream_acquire(s, 1000, &f[0]) == VK_TIMEOUT);
-        vkDestroyFence(h->device, fence, NULL);
+        vkDestroyFence(h->vk.device, fence, NULL);
     }
     skin_vk_stream_destroy(s);
 
     /* Staging needs a command buffer to record the copy into. */
     ci = base_info(h, 4096, SKIN_VK_FORCE_STAGING);
     ci.get_instance_proc_addr = vkGetInstanceProcAddr; /* the loader-table path */
-    ci.instance = h->instance;
+    ci.instance = h->vk.instance;
     if (skin_vk_stream_create(&ci, &s) != VK_SUCCESS) {
         EXPECT(!"create staging");
         return;

@@ -36,12 +36,12 @@ static int run(vkh *h, rig *r, uint32_t flags)
     size_t n = r->mesh.vertex_count;
     VkDeviceSize bytes = (VkDeviceSize)n * l.stride;
     skin_vk_stream_create_info ci = {
-        .physical_device = h->phys, .device = h->device, .queue_family_index = h->family,
+        .physical_device = h->vk.phys, .device = h->vk.device, .queue_family_index = h->vk.family,
         .region_size = 2 * bytes + r->palette.joint_count * 48u + 1024, .region_count = IN_FLIGHT, .flags = flags,
         .staging_dst_stage = VK_PIPELINE_STAGE_VERTEX_INPUT_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
         .staging_dst_access = VK_ACCESS_VERTEX_ATTRIBUTE_READ_BIT | VK_ACCESS_TRANSFER_READ_BIT};
     skin_vk_gpu_create_info gi = {
-        .physical_device = h->phys, .device = h->device,
+        .physical_device = h->vk.phys, .device = h->vk.device,
         .dst_stage = VK_PIPELINE_STAGE_VERTEX_INPUT_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
         .dst_access = VK_ACCESS_VERTEX_ATTRIBUTE_READ_BIT | VK_ACCESS_TRANSFER_READ_BIT};
     skin_vk_stream *ring = NULL;
@@ -59,9 +59,9 @@ static int run(vkh *h, rig *r, uint32_t flags)
                                        .commandPool = h->pool,
                                        .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
                                        .commandBufferCount = IN_FLIGHT};
-    VKH_CHECK(vkAllocateCommandBuffers(h->device, &cai, cmd));
+    VKH_CHECK(vkAllocateCommandBuffers(h->vk.device, &cai, cmd));
     VkFenceCreateInfo fi = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-    for (int f = 0; f < IN_FLIGHT; ++f) VKH_CHECK(vkCreateFence(h->device, &fi, NULL, &fence[f]));
+    for (int f = 0; f < IN_FLIGHT; ++f) VKH_CHECK(vkCreateFence(h->vk.device, &fi, NULL, &fence[f]));
 
     int bad = 0, pending[IN_FLIGHT] = {0};
     double max_err = 0;
@@ -70,7 +70,7 @@ static int run(vkh *h, rig *r, uint32_t flags)
         skin_vk_frame fr;
         if (i < FRAMES) VKH_CHECK(skin_vk_stream_acquire(ring, UINT64_MAX, &fr));
         else if (pending[f])
-            VKH_CHECK(vkWaitForFences(h->device, 1, &fence[f], VK_TRUE, UINT64_MAX));
+            VKH_CHECK(vkWaitForFences(h->vk.device, 1, &fence[f], VK_TRUE, UINT64_MAX));
         if (pending[f]) { /* frame i-2 finished: CPU half vs GPU half */
             vkh_readback_invalidate(h, &rb);
             const float *base = (const float *)((const char *)rb.mapped + 2 * bytes * f);
@@ -90,7 +90,7 @@ static int run(vkh *h, rig *r, uint32_t flags)
             pending[f] = 0;
         }
         if (i >= FRAMES) continue;
-        VKH_CHECK(vkResetFences(h->device, 1, &fence[f]));
+        VKH_CHECK(vkResetFences(h->vk.device, 1, &fence[f]));
         rig_random_pose(r, 700 + (uint64_t)i);
         skin_vk_slot cpu, gpu_slot;
         VKH_CHECK(skin_vk_frame_alloc(ring, &fr, n, &l, &cpu));
@@ -118,15 +118,15 @@ static int run(vkh *h, rig *r, uint32_t flags)
         VkSubmitInfo si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
                            .commandBufferCount = 1,
                            .pCommandBuffers = &cmd[f]};
-        VKH_CHECK(vkQueueSubmit(h->queue, 1, &si, fence[f]));
+        VKH_CHECK(vkQueueSubmit(h->vk.queue, 1, &si, fence[f]));
         pending[f] = 1;
     }
-    vkDeviceWaitIdle(h->device);
+    vkDeviceWaitIdle(h->vk.device);
     printf("mode %s: %d frames, GPU vs CPU largest relative error %.3g%s\n",
            skin_vk_memory_mode_name(skin_vk_stream_mode(ring)), FRAMES, max_err,
            bad ? " FAIL" : "");
-    for (int f = 0; f < IN_FLIGHT; ++f) vkDestroyFence(h->device, fence[f], NULL);
-    vkFreeCommandBuffers(h->device, h->pool, IN_FLIGHT, cmd);
+    for (int f = 0; f < IN_FLIGHT; ++f) vkDestroyFence(h->vk.device, fence[f], NULL);
+    vkFreeCommandBuffers(h->vk.device, h->pool, IN_FLIGHT, cmd);
     vkh_buffer_destroy(h, &rb);
     skin_vk_gpu_mesh_destroy(gm);
     skin_vk_gpu_destroy(gpu);
@@ -148,11 +148,11 @@ static int instances(vkh *h, rig *r, uint32_t flags)
     /* Room for exactly INSTANCES slots and palettes (each rounded up to the
      * alignment, at most 256 here), not for one more. */
     skin_vk_stream_create_info ci = {
-        .physical_device = h->phys, .device = h->device, .queue_family_index = h->family,
+        .physical_device = h->vk.phys, .device = h->vk.device, .queue_family_index = h->vk.family,
         .region_size = INSTANCES * (bytes + pal + 2 * 256), .region_count = 1, .flags = flags,
         .staging_dst_stage = VK_PIPELINE_STAGE_TRANSFER_BIT,
         .staging_dst_access = VK_ACCESS_TRANSFER_READ_BIT};
-    skin_vk_gpu_create_info gi = {.physical_device = h->phys, .device = h->device,
+    skin_vk_gpu_create_info gi = {.physical_device = h->vk.phys, .device = h->vk.device,
                                   .dst_stage = VK_PIPELINE_STAGE_TRANSFER_BIT,
                                   .dst_access = VK_ACCESS_TRANSFER_READ_BIT};
     skin_vk_stream *ring = NULL;
@@ -174,9 +174,9 @@ static int instances(vkh *h, rig *r, uint32_t flags)
                                        .commandPool = h->pool,
                                        .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
                                        .commandBufferCount = 1};
-    VKH_CHECK(vkAllocateCommandBuffers(h->device, &cai, &cmd));
+    VKH_CHECK(vkAllocateCommandBuffers(h->vk.device, &cai, &cmd));
     VkFenceCreateInfo fi = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-    VKH_CHECK(vkCreateFence(h->device, &fi, NULL, &fence));
+    VKH_CHECK(vkCreateFence(h->vk.device, &fi, NULL, &fence));
 
     skin_vk_frame fr;
     VKH_CHECK(skin_vk_stream_acquire(ring, UINT64_MAX, &fr));
@@ -213,8 +213,8 @@ static int instances(vkh *h, rig *r, uint32_t flags)
     VkSubmitInfo si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
                        .commandBufferCount = 1,
                        .pCommandBuffers = &cmd};
-    VKH_CHECK(vkQueueSubmit(h->queue, 1, &si, fence));
-    VKH_CHECK(vkWaitForFences(h->device, 1, &fence, VK_TRUE, UINT64_MAX));
+    VKH_CHECK(vkQueueSubmit(h->vk.queue, 1, &si, fence));
+    VKH_CHECK(vkWaitForFences(h->vk.device, 1, &fence, VK_TRUE, UINT64_MAX));
     vkh_readback_invalidate(h, &rb);
 
     float *ref = malloc((size_t)bytes);
@@ -236,8 +236,8 @@ static int instances(vkh *h, rig *r, uint32_t flags)
     printf("mode %s: %d instances in one frame, GPU vs CPU largest relative error %.3g%s\n",
            skin_vk_memory_mode_name(skin_vk_stream_mode(ring)), INSTANCES, max_err,
            bad ? " FAIL" : "");
-    vkDestroyFence(h->device, fence, NULL);
-    vkFreeCommandBuffers(h->device, h->pool, 1, &cmd);
+    vkDestroyFence(h->vk.device, fence, NULL);
+    vkFreeCommandBuffers(h->vk.device, h->pool, 1, &cmd);
     vkh_buffer_destroy(h, &rb);
     skin_vk_gpu_mesh_destroy(gm);
     skin_vk_gpu_destroy(gpu);
@@ -260,11 +260,11 @@ int main(void)
                  instances(&h, &r, 0) + instances(&h, &r, SKIN_VK_FORCE_STAGING);
 
     /* Bad arguments. */
-    skin_vk_gpu_create_info gi = {.physical_device = h.phys, .device = h.device,
+    skin_vk_gpu_create_info gi = {.physical_device = h.vk.phys, .device = h.vk.device,
                                   .get_instance_proc_addr = vkGetInstanceProcAddr};
     skin_vk_gpu *gpu = NULL;
     if (skin_vk_gpu_create(&gi, &gpu) != VK_ERROR_VALIDATION_FAILED_EXT || gpu) ++failed;
-    gi.instance = h.instance; /* the loader-table path */
+    gi.instance = h.vk.instance; /* the loader-table path */
     skin_vk_gpu_mesh *gm = NULL;
     if (skin_vk_gpu_create(NULL, &gpu) != VK_ERROR_VALIDATION_FAILED_EXT) ++failed;
     if (skin_vk_gpu_create(&gi, &gpu) != VK_SUCCESS) ++failed;

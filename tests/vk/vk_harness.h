@@ -1,23 +1,16 @@
-/* Vulkan test harness: instance with the Khronos validation layer and
- * synchronization validation, a debug messenger that counts every message of
- * warning severity or above, one device and queue. */
+/* Vulkan test harness: the shared bootstrap (tests/support/vk_boot.h) with
+ * the Khronos validation layer and synchronization validation, a check that
+ * they are live, a command pool, and read-back buffers. */
 #ifndef SKIN_VK_HARNESS_H
 #define SKIN_VK_HARNESS_H
 
-#include <vulkan/vulkan.h>
+#include "vk_boot.h"
 
 #define VKH_SKIP 77 /* ctest SKIP_RETURN_CODE */
 
 typedef struct vkh {
-    VkInstance instance;
-    VkDebugUtilsMessengerEXT messenger;
-    VkPhysicalDevice phys;
-    VkDevice device;
-    uint32_t family;
-    VkQueue queue;
+    vkb vk; /* instance, phys, device, family, queue, props, memory, messages */
     VkCommandPool pool;
-    VkPhysicalDeviceMemoryProperties memory;
-    VkPhysicalDeviceProperties props;
 } vkh;
 
 /* 0 when ready; otherwise the exit code to return: VKH_SKIP when no device
@@ -26,8 +19,6 @@ int vkh_init(vkh *h, const char *test_name);
 /* Destroys everything (the layer reports leaked objects here) and returns
  * the number of validation messages seen over the whole run. */
 int vkh_finish(vkh *h);
-/* Number of warning-or-above messages so far. */
-int vkh_messages(void);
 
 /* A host-visible buffer for reading results back; 0 on success. */
 typedef struct vkh_buffer {
