@@ -283,18 +283,25 @@ ALWAYS_INLINE int dqs(const kctx *c, const influences *f, vf *m, vf *nm, const u
     UNROLL for (int e = 0; e < 8; ++e) b[e] = v_zero();
     UNROLL for (int e = 0; e < 3; ++e) s[e] = v_zero();
     const int use_sc = c->sc.base != NULL;
-    /* Real parts first, influence by influence: each one's sign against
-     * the pivot's (slot 0) flips its weight (antipodality). */
+    /* The pivot: per lane, the slot with the largest weight, the first one
+     * on ties (a NaN weight never wins). */
+    vi pj = f->j[0];
+    vf pw = f->w[0];
+    UNROLL for (uint32_t i = 1; i < k; ++i) {
+        const vm gt = v_lt(pw, f->w[i]);
+        pw = v_select(gt, f->w[i], pw);
+        pj = v_select_i32(gt, f->j[i], pj);
+    }
+    int32_t pjl[W];
+    if (!IS_TABLE(kind)) v_store_i32(pjl, pj);
     vf pivot[4], ws[SKIN_MAX_INFLUENCES];
+    if (k > 1) fetch4(&c->dq, pj, pjl, 0, pivot, kind);
+    /* Each real part's sign against the pivot's flips its weight
+     * (antipodality). */
     UNROLL for (uint32_t i = 0; i < k; ++i) {
         vf q[8];
         fetch4(&c->dq, f->j[i], f->jl[i], 0, q, kind);
-        ws[i] = f->w[i];
-        if (i == 0) {
-            UNROLL for (int e = 0; e < 4; ++e) pivot[e] = q[e];
-        } else {
-            ws[i] = v_neg_if(v_lt(dot4(q, pivot), v_zero()), ws[i]);
-        }
+        ws[i] = k > 1 ? v_neg_if(v_lt(dot4(q, pivot), v_zero()), f->w[i]) : f->w[i];
         UNROLL for (int e = 0; e < 4; ++e) b[e] = v_fmadd(ws[i], q[e], b[e]);
         if (!IS_TABLE(kind)) {
             fetch4(&c->dq, f->j[i], f->jl[i], 1, q + 4, kind);
@@ -315,18 +322,19 @@ ALWAYS_INLINE int dqs(const kctx *c, const influences *f, vf *m, vf *nm, const u
     vm small = v_lt(n2, v_set1(SKIN_DQS_MIN_NORM * SKIN_DQS_MIN_NORM));
     if (v_any(small)) { /* rare: fall back to the pivot's own transform */
         vf q[8];
-        fetch4(&c->dq, f->j[0], f->jl[0], 0, q, kind);
-        fetch4(&c->dq, f->j[0], f->jl[0], 1, q + 4, kind);
+        fetch4(&c->dq, pj, pjl, 0, q, kind);
+        fetch4(&c->dq, pj, pjl, 1, q + 4, kind);
         UNROLL for (int e = 0; e < 8; ++e) b[e] = v_select(small, q[e], b[e]);
         n2 = v_select(small, dot4(q, q), n2);
         if (use_sc)
             UNROLL for (int e = 0; e < 3; ++e)
-                s[e] = v_select(small, fetch1(&c->sc, f->j[0], f->jl[0], e, kind), s[e]);
+                s[e] = v_select(small, fetch1(&c->sc, pj, pjl, e, kind), s[e]);
     }
     /* The unit dual quaternion b / |b.real| as a matrix, with the 1 / n2 of
-     * the normalisation folded into k2 = 2 / n2. */
-    vf inv = v_rsqrt(n2);
-    vf k2 = v_mul(v_set1(2.0f), v_mul(inv, inv));
+     * the normalisation folded into k2 = 2 / n2: a correctly rounded divide,
+     * not a vendor-specific reciprocal estimate, so every x86 CPU gives the
+     * same bits. */
+    vf k2 = v_div(v_set1(2.0f), n2);
     vf X = v_mul(b[0], k2), Y = v_mul(b[1], k2), Z = v_mul(b[2], k2);
     vf xx = v_mul(b[0], X), yy = v_mul(b[1], Y), zz = v_mul(b[2], Z);
     vf xy = v_mul(b[0], Y), xz = v_mul(b[0], Z), yz = v_mul(b[1], Z);
@@ -354,7 +362,7 @@ ALWAYS_INLINE void normalize3(vf *x, vf *y, vf *z)
 {
     vf len2 = v_fmadd(*x, *x, v_fmadd(*y, *y, v_mul(*z, *z)));
     vm zero = v_lt(len2, v_set1(1e-38f)); /* zero (or denormal) stays as is */
-    vf inv = v_select(zero, v_set1(1.0f), v_rsqrt(len2));
+    vf inv = v_select(zero, v_set1(1.0f), v_div(v_set1(1.0f), v_sqrt(len2)));
     *x = v_mul(*x, inv), *y = v_mul(*y, inv), *z = v_mul(*z, inv);
 }
 
@@ -388,7 +396,7 @@ static int component_used(const skin_job *job, int e)
  * components contiguous (position: 3, +normal: 6, +tangent: 10), stride 4K. */
 static int packed_components(const skin_job *job)
 {
-    if (job->soa || (job->tangents && !job->normals)) return 0;
+    if (job->soa || (job->tangents && !job->normals) || job->vector_format != SKIN_VECTOR_F32) return 0;
     const int k = job->tangents ? 10 : job->normals ? 6 : 3;
     if (k == 3 && !V_HAS_PACK3) return 0;
     for (int e = 0; e < k; ++e)
@@ -439,16 +447,56 @@ ALWAYS_INLINE void store_packed(const skin_job *job, const writer *wr, const vf 
     UNROLL for (int m = 0; m < 2 * q_count; ++m) store_vec(job, wr, dst + m * W, v_lane_gather(chunk, 2 * q_count, m));
 }
 
-/* Lanes [lo, hi) of a block whose first lane is vertex v, one float at a
- * time: any layout.  Updates the bounds with those lanes if asked. */
+/* Normals (e0 = 3) or tangents (e0 = 6) in a packed vector format, lane by
+ * lane: word[0][l] (1010102), or word[0][l], word[1][l] (snorm16).  The
+ * same steps as skin_pack_vector: min/max clamp (NaN -> 1), scale, round to
+ * nearest even. */
+ALWAYS_INLINE void pack_vectors(skin_vector_format format, const vf *o, int e0, int32_t word[2][W])
+{
+    const vf one = v_set1(1.0f), minus_one = v_set1(-1.0f);
+    const int is_1010102 = format == SKIN_VECTOR_1010102;
+    vi q[4];
+    UNROLL for (int c = 0; c < 4; ++c) {
+        vf x = c < 3 ? o[e0 + c] : e0 == 6 ? o[9] : v_zero();
+        x = v_max(v_min(x, one), minus_one);
+        q[c] = v_round_i32(v_mul(x, v_set1(is_1010102 ? (c < 3 ? 511.0f : 1.0f) : 32767.0f)));
+    }
+    if (is_1010102) {
+        const vi m10 = v_set1_i32(0x3ff);
+        vi w = v_or_i32(v_and_i32(q[0], m10), v_slli_i32(v_and_i32(q[1], m10), 10));
+        w = v_or_i32(w, v_or_i32(v_slli_i32(v_and_i32(q[2], m10), 20), v_slli_i32(q[3], 30)));
+        v_store_i32(word[0], w);
+    } else {
+        const vi m16 = v_set1_i32(0xffff);
+        v_store_i32(word[0], v_or_i32(v_and_i32(q[0], m16), v_slli_i32(q[1], 16)));
+        v_store_i32(word[1], v_or_i32(v_and_i32(q[2], m16), v_slli_i32(q[3], 16)));
+    }
+}
+
+/* Lanes [lo, hi) of a block whose first lane is vertex v, one element at a
+ * time: any layout and vector format.  Updates the bounds with those lanes
+ * if asked. */
 static void store_lanes(const skin_job *job, const vf *o, size_t v, int lo, int hi, int bounds)
 {
     float tmp[SKIN_COMPONENTS][W];
     for (int e = 0; e < SKIN_COMPONENTS; ++e) v_storeu(tmp[e], o[e]);
+    const skin_vector_format format = job->vector_format;
+    int32_t nword[2][W], tword[2][W];
+    const size_t nbytes = skin_vector_bytes(format, 0), tbytes = skin_vector_bytes(format, 1);
+    if (format != SKIN_VECTOR_F32) {
+        if (job->normals) pack_vectors(format, o, 3, nword);
+        if (job->tangents) pack_vectors(format, o, 6, tword);
+    }
     for (int l = lo; l < hi; ++l) {
-        for (int e = 0; e < SKIN_COMPONENTS; ++e)
+        const int floats = format == SKIN_VECTOR_F32 ? SKIN_COMPONENTS : 3;
+        for (int e = 0; e < floats; ++e)
             if (component_used(job, e))
                 memcpy(job->dst[e] + (v + l) * job->dst_stride[e], &tmp[e][l], sizeof(float));
+        if (format != SKIN_VECTOR_F32) {
+            const int32_t n2[2] = {nword[0][l], nword[1][l]}, t2[2] = {tword[0][l], tword[1][l]};
+            if (job->normals) memcpy(job->dst[3] + (v + l) * job->dst_stride[3], n2, nbytes);
+            if (job->tangents) memcpy(job->dst[6] + (v + l) * job->dst_stride[6], t2, tbytes);
+        }
         if (bounds)
             for (int e = 0; e < 3; ++e) {
                 if (tmp[e][l] < job->bounds[e]) job->bounds[e] = tmp[e][l];

@@ -38,17 +38,47 @@ typedef struct layout {
     int normals, tangents;
     size_t off[10], stride[10];
     size_t misalign; /* bytes added to every base (still float aligned) */
+    skin_vector_format format; /* normals and tangents; packed: element at off[3] / off[6] */
 } layout;
 
 static layout make_interleaved(const char *name, int normals, int tangents, size_t misalign)
 {
-    layout l = {name, 0, normals, tangents, {0}, {0}, misalign};
+    layout l = {name, 0, normals, tangents, {0}, {0}, misalign, SKIN_VECTOR_F32};
     size_t stride = 12 + 12 * (size_t)normals + 16 * (size_t)tangents;
     for (int e = 0; e < 10; ++e) l.stride[e] = stride;
     for (int e = 0; e < 3; ++e) l.off[e] = 4 * (size_t)e;
     for (int e = 3; e < 6; ++e) l.off[e] = 4 * (size_t)e;
     for (int e = 6; e < 10; ++e) l.off[e] = (normals ? 24 : 12) + 4 * (size_t)(e - 6);
     return l;
+}
+
+/* p (12 bytes), then packed normal and tangent elements. */
+static layout make_packed(const char *name, skin_vector_format format, int tangents, size_t misalign)
+{
+    const size_t vb = format == SKIN_VECTOR_1010102 ? 4 : 8;
+    layout l = make_interleaved(name, 1, tangents, misalign);
+    l.format = format;
+    const size_t stride = 12 + vb * (tangents ? 2 : 1);
+    for (int e = 0; e < 10; ++e) l.stride[e] = stride;
+    for (int e = 3; e < 6; ++e) l.off[e] = 12 + vb - 4; /* the element's last word, for layout_bytes */
+    for (int e = 6; e < 10; ++e) l.off[e] = 12 + 2 * vb - 4;
+    l.off[3] = 12, l.off[6] = 12 + vb;
+    return l;
+}
+
+/* Component c (0..3) of a packed element, in units of its last bit. */
+static int unpack_component(skin_vector_format format, const unsigned char *p, int c)
+{
+    if (format == SKIN_VECTOR_SNORM16) {
+        int16_t x;
+        memcpy(&x, p + 2 * c, 2);
+        return x;
+    }
+    uint32_t w;
+    memcpy(&w, p, 4);
+    int bits = c < 3 ? 10 : 2;
+    int32_t x = (int32_t)((w >> (10 * c)) & ((1u << bits) - 1));
+    return x >= 1 << (bits - 1) ? x - (1 << bits) : x;
 }
 
 static size_t layout_bytes(const layout *l, size_t n)
@@ -70,6 +100,7 @@ static skin_output make_output(const layout *l, unsigned char *buf, uint32_t fla
     unsigned char *base = buf + PAD + l->misalign;
     o.flags = flags;
     o.bounds = bounds;
+    o.vector_format = l->format;
     if (l->soa) {
         o.layout = SKIN_LAYOUT_SOA;
         for (int e = 0; e < 10; ++e)
@@ -107,6 +138,18 @@ static void compare(const layout *l, const unsigned char *want, const unsigned c
         for (int a = 0; a < 3; ++a) { /* attribute: position, normal, tangent */
             int e0 = 3 * a, n = a == 2 ? 4 : 3;
             if (!used(l, e0)) continue;
+            if (a && l->format != SKIN_VECTOR_F32) {
+                /* packed: at most one step apart (float rounding may cross a
+                 * rounding boundary) */
+                size_t at = base + l->off[e0] + v * l->stride[e0];
+                memset(written + at, 1, l->format == SKIN_VECTOR_1010102 ? 4 : 8);
+                for (int c = 0; c < 4; ++c) {
+                    int w = unpack_component(l->format, want + at, c), g = unpack_component(l->format, got + at, c);
+                    if (abs(w - g) > 1 && reported++ < 3)
+                        EXPECT(0, "%s: vertex %zu attribute %d component %d: want %d got %d", what, v, a, c, w, g);
+                }
+                continue;
+            }
             double mag = 1.0;
             for (int e = e0; e < e0 + n; ++e) {
                 float w;
@@ -218,24 +261,28 @@ static const uint32_t joint_counts[] = {3, 16, 31, 64, 100, 255, 300};
 static void random_rigs(int lanes)
 {
     static const skin_weight_format wfs[] = {SKIN_WEIGHT_F32, SKIN_WEIGHT_UNORM16, SKIN_WEIGHT_UNORM8};
-    layout layouts[7];
+    layout layouts[10];
     layouts[0] = make_interleaved("interleaved pnt", 1, 1, 0);
     layouts[1] = make_interleaved("interleaved pn", 1, 0, 0);
     layouts[2] = make_interleaved("positions only", 0, 0, 0);
     layouts[3] = make_interleaved("interleaved pnt, misaligned", 1, 1, 4);
-    layout sep = {"separate strided", 0, 1, 1, {0}, {0}, 0};
+    layout sep = {"separate strided", 0, 1, 1, {0}, {0}, 0, SKIN_VECTOR_F32};
     const size_t n = 10000;
     for (int e = 0; e < 3; ++e) sep.off[e] = 4 * (size_t)e, sep.stride[e] = 16;
     for (int e = 3; e < 6; ++e) sep.off[e] = 16 * n + 4 * (size_t)(e - 3), sep.stride[e] = 12;
     for (int e = 6; e < 10; ++e) sep.off[e] = 28 * n + 4 * (size_t)(e - 6), sep.stride[e] = 32;
     layouts[4] = sep;
-    layout soa = {"soa", 1, 1, 1, {0}, {0}, 0};
+    layout soa = {"soa", 1, 1, 1, {0}, {0}, 0, SKIN_VECTOR_F32};
     for (int e = 0; e < 10; ++e) soa.off[e] = (size_t)e * (4 * n + 64), soa.stride[e] = 4;
     layouts[5] = soa;
     layout pt = soa;
     pt.name = "soa p+t";
     pt.normals = 0;
     layouts[6] = pt;
+    layouts[7] = make_packed("interleaved pnt 1010102", SKIN_VECTOR_1010102, 1, 0);
+    layouts[8] = make_packed("interleaved pnt snorm16", SKIN_VECTOR_SNORM16, 1, 0);
+    layouts[9] = make_packed("interleaved pn 1010102, misaligned", SKIN_VECTOR_1010102, 0, 4);
+    const int layout_count = (int)(sizeof layouts / sizeof layouts[0]);
     const size_t L = (size_t)lanes;
     const size_t ranges[][2] = {{0, 0}, {5, 1}, {3, L - 1}, {5, L + 1}, {0, n}, {7, 999}, {L, 2 * L}};
     int combo = 0;
@@ -253,12 +300,12 @@ static void random_rigs(int lanes)
                     skin_palette pal = r.palette;
                     float *nm = NULL;
                     if (method == SKIN_LBS && combo % 3 == 0) pal.normal_matrices = nm = normal_matrices(&r);
-                    for (int li = 0; li < 7; ++li) {
+                    for (int li = 0; li < layout_count; ++li) {
                         uint32_t flags = ((combo + li) & 1 ? SKIN_OUTPUT_STREAMING : 0) |
                                          (combo % 5 == 0 ? SKIN_OUTPUT_NORMALIZE : 0);
                         for (size_t ri = 0; ri < sizeof ranges / sizeof ranges[0]; ++ri) {
                             /* the full 10k range on two layouts per combo keeps the run short */
-                            if (ranges[ri][1] == n && li != combo % 7 && li != (combo + 3) % 7) continue;
+                            if (ranges[ri][1] == n && li != combo % layout_count && li != (combo + 3) % layout_count) continue;
                             char what[160];
                             snprintf(what, sizeof what, "%s k=%u joints=%u %s %s, %s, range %zu+%zu%s",
                                      method == SKIN_LBS ? "lbs" : "dqs", k, jc, jf == SKIN_JOINT_U8 ? "u8" : "u16",
@@ -273,8 +320,9 @@ static void random_rigs(int lanes)
                 }
 }
 
-/* Opposite rotations with equal weights cancel (pivot weight zero): the
- * blended real part is zero and the pivot's own transform is used. */
+/* All weights zero: the blended real part is zero and the pivot's own
+ * transform is used; the pivot is the first slot on the tie.  (With the
+ * largest weight as the pivot, nothing else can cancel the blend.) */
 static void dqs_fallback(void)
 {
     rig r;
@@ -285,7 +333,7 @@ static void dqs_fallback(void)
     for (size_t v = 0; v < 40; ++v)
         for (uint32_t i = 0; i < 3; ++i) {
             ((uint16_t *)r.joints[i])[v] = (uint16_t)i;
-            ((float *)r.weights[i])[v] = i == 0 ? 0.0f : 0.5f;
+            ((float *)r.weights[i])[v] = 0.0f;
         }
     layout l = make_interleaved("interleaved pnt", 1, 1, 0);
     check_call(&r, &r.palette, SKIN_DQS, &l, 0, 1, 38, "dqs near-zero fallback");
