@@ -312,8 +312,10 @@ static VkResult call_set(skin_vk_stream *s, uint32_t ri, VkDeviceSize pal_offset
 
 VkResult vk_stream_alloc_gpu(skin_vk_stream *s, const skin_vk_frame *frame, size_t vertex_count,
                              const skin_vk_vertex_layout *layout, const void *palette,
-                             VkDeviceSize palette_bytes, VkDescriptorSet *set, skin_vk_slot *slot)
+                             VkDeviceSize palette_bytes, const void *extra,
+                             VkDeviceSize extra_bytes, VkDescriptorSet *set, skin_vk_slot *slot)
 {
+    VkDeviceSize all = palette_bytes + extra_bytes;
     if (!frame_ok(s, frame)) return VK_ERROR_VALIDATION_FAILED_EXT;
     uint32_t ri = frame->region;
     VkDeviceSize room = s->region_size - s->region[ri].used - s->region[ri].gpu_used;
@@ -321,11 +323,11 @@ VkResult vk_stream_alloc_gpu(skin_vk_stream *s, const skin_vk_frame *frame, size
     VkDeviceSize exact = (VkDeviceSize)vertex_count * layout->stride;
     if (exact > s->c.props.limits.maxStorageBufferRange) return VK_ERROR_FEATURE_NOT_PRESENT;
     VkDeviceSize out_bytes = round_up(exact, s->alignment);
-    VkDeviceSize pal_bytes = round_up(palette_bytes, s->alignment);
+    VkDeviceSize pal_bytes = round_up(all, s->alignment);
     if (out_bytes > room || pal_bytes > room - out_bytes) return VK_ERROR_OUT_OF_POOL_MEMORY;
     VkDeviceSize end = frame->offset + s->region_size - s->region[ri].gpu_used;
     VkDeviceSize out_at = end - out_bytes, pal_at = out_at - pal_bytes;
-    VkResult r = call_set(s, ri, pal_at, palette_bytes, out_at, exact, set);
+    VkResult r = call_set(s, ri, pal_at, all, out_at, exact, set);
     if (r != VK_SUCCESS) return r;
     s->region[ri].gpu_used += out_bytes + pal_bytes;
     memset(slot, 0, sizeof *slot);
@@ -334,5 +336,7 @@ VkResult vk_stream_alloc_gpu(skin_vk_stream *s, const skin_vk_frame *frame, size
     slot->vertex_count = vertex_count;
     slot->layout = *layout;
     memcpy((char *)s->host.mapped + pal_at, palette, (size_t)palette_bytes);
-    return vk_block_flush(&s->c, &s->host, pal_at, palette_bytes, s->flushes);
+    if (extra_bytes)
+        memcpy((char *)s->host.mapped + pal_at + palette_bytes, extra, (size_t)extra_bytes);
+    return vk_block_flush(&s->c, &s->host, pal_at, all, s->flushes);
 }

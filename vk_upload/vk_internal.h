@@ -77,15 +77,17 @@ VkResult vk_block_flush(const vk_ctx *c, const vk_block *b, VkDeviceSize offset,
 VkResult vk_frame_set_layout_create(const vk_ctx *c, VkDescriptorSetLayout *layout);
 
 /* Stream ring, for the GPU path: takes a slot for vertex_count vertices and,
- * below it, palette_bytes for this call's palette, both from the end of the
- * region (never flushed or copied by commit); copies the palette into the
- * mapped buffer and flushes it when the ring flushes; allocates from the
+ * below it, palette_bytes + extra_bytes for this call's palette (extra: the
+ * normal matrices or scales, right after it; may be NULL), both from the end
+ * of the region (never flushed or copied by commit); copies the palette into
+ * the mapped buffer and flushes it when the ring flushes; allocates from the
  * region's descriptor pools (reset at acquire) a set pointing at exactly the
  * palette and the slot.  VK_ERROR_OUT_OF_POOL_MEMORY when the region lacks
  * room (nothing is taken), VK_ERROR_FEATURE_NOT_PRESENT when the slot is
  * larger than maxStorageBufferRange, or a descriptor pool error. */
 VkResult vk_stream_alloc_gpu(skin_vk_stream *s, const skin_vk_frame *frame, size_t vertex_count,
                              const skin_vk_vertex_layout *layout, const void *palette,
-                             VkDeviceSize palette_bytes, VkDescriptorSet *set, skin_vk_slot *slot);
+                             VkDeviceSize palette_bytes, const void *extra,
+                             VkDeviceSize extra_bytes, VkDescriptorSet *set, skin_vk_slot *slot);
 
 #endif

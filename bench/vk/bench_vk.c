@@ -289,6 +289,8 @@ static int bench_gpu(ctx *c, rig *r, int warm, int reps, FILE *out)
     if (!ring || !t || skin_vk_gpu_create(&gi, &gpu) != VK_SUCCESS ||
         skin_vk_gpu_mesh_create(gpu, &r->mesh, r->palette.joint_count, &gm) != VK_SUCCESS)
         goto done;
+    skin_vk_gpu_call call = {SKIN_LBS, &r->palette, SKIN_VK_NORMAL | SKIN_VK_TANGENT,
+                             SKIN_VK_PACK_FLOAT, SKIN_LAYOUT_STRIDED, 0, 0, VERTS};
     for (int i = -warm; i < reps; ++i) {
         skin_vk_frame f;
         skin_vk_slot slot;
@@ -297,8 +299,7 @@ static int bench_gpu(ctx *c, rig *r, int warm, int reps, FILE *out)
             goto done;
         double wall, gpu_ns;
         if (begin_timed(c, have_gpu) ||
-            skin_vk_gpu_skin(gm, ring, &f, c->cmd, &r->palette, SKIN_VK_NORMAL | SKIN_VK_TANGENT,
-                             &slot) != VK_SUCCESS ||
+            skin_vk_gpu_skin(gm, ring, &f, c->cmd, &call, &slot) != VK_SUCCESS ||
             skin_vk_stream_commit(ring, &f, c->cmd, c->fence) != VK_SUCCESS ||
             submit_timed(c, &have_gpu, &wall, &gpu_ns))
             goto done;

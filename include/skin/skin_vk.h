@@ -269,12 +269,17 @@ SKIN_VK_API skin_status skin_vk_skin(const skin_vk_slot *slot, const skin_mesh_d
 /* ------------------------------------------------------ GPU compute path */
 
 /*
- * The same LBS math on the GPU, for comparison with the CPU path: a compute
- * shader (built from vk_upload/shaders/skin_lbs.comp and embedded as SPIR-V)
- * writes float vertices into a slot of the same ring.  The mesh streams are
- * uploaded once (to mapped memory, DEVICE_LOCAL when the device has it);
- * each frame uploads the palette (3x4 matrices) and records one dispatch.
- * LBS only; normal_matrices are not supported.
+ * The same math on the GPU, for comparison with the CPU path and as its
+ * fallback or replacement where the GPU is faster: compute shaders (built
+ * from vk_upload/shaders/skin_lbs.comp and skin_dqs.comp, embedded as SPIR-V)
+ * write into slots of the same ring what skin_mesh would write: LBS (with
+ * optional normal matrices) and DQS (largest-weight pivot, antipodality,
+ * near-zero fallback, optional per-joint scale) as in the CPU kernels; 1..8
+ * influences; u8/u16 joints and f32/unorm16/unorm8 weights read as uploaded
+ * (never widened); NORMALIZE; float, snorm16 or 1010102 normals/tangents;
+ * interleaved or SoA output; any vertex range.  The mesh streams are
+ * uploaded once; each call uploads its palette into its frame's region and
+ * records one dispatch.
  */
 typedef struct skin_vk_gpu_create_info {
     VkPhysicalDevice physical_device;
@@ -302,7 +307,7 @@ SKIN_VK_API void skin_vk_gpu_destroy(skin_vk_gpu *gpu);
 
 /**
  * Uploads mesh (positions, and normals/tangents when present, influences in
- * any format, converted to u32 joints and float weights) for palettes of
+ * their own formats, not widened) for palettes of
  * joint_count joints.  Palettes are not stored with the mesh: each
  * skin_vk_gpu_skin call takes its own from the frame.  Returns VK_SUCCESS,
  * VK_ERROR_VALIDATION_FAILED_EXT for a bad mesh (skin_mesh's checks) or
@@ -318,34 +323,56 @@ SKIN_VK_API VkResult skin_vk_gpu_mesh_create(skin_vk_gpu *gpu, const skin_mesh_d
  *  Accepts NULL.  Thread safety: externally synchronised on mesh. */
 SKIN_VK_API void skin_vk_gpu_mesh_destroy(skin_vk_gpu_mesh *mesh);
 
+/** One GPU skinning call. */
+typedef struct skin_vk_gpu_call {
+    skin_method method;           /**< SKIN_LBS or SKIN_DQS */
+    /** joint_count as at upload; LBS: matrices (and optional
+     *  normal_matrices); DQS: dual_quats (and optional scales). */
+    const skin_palette *palette;
+    uint32_t attributes;          /**< SKIN_VK_NORMAL / SKIN_VK_TANGENT; must be in the mesh */
+    skin_vk_packing packing;      /**< normals/tangents: float, 1010102 or snorm16 */
+    /** SKIN_LAYOUT_STRIDED: one interleaved vertex per element, as
+     *  skin_vk_vertex_layout_init(attributes, packing) describes.
+     *  SKIN_LAYOUT_SOA (packing must be SKIN_VK_PACK_FLOAT): float planes
+     *  px py pz [nx ny nz] [tx ty tz tw] of `count` floats each, plane i at
+     *  byte slot->offset + 4 * i * count (same total size). */
+    skin_layout layout;
+    uint32_t flags;               /**< SKIN_OUTPUT_NORMALIZE (STREAMING is accepted and ignored) */
+    size_t first, count;          /**< mesh vertices [first, first+count); count >= 1 */
+} skin_vk_gpu_call;
+
 /**
- * Skins the uploaded mesh on the GPU into a new float slot of the acquired
- * frame.  The palette (palette->matrices, joint_count as at upload) is copied
- * into this call's own sub-allocation of the frame's region (joint_count * 48
- * bytes rounded up to the ring's alignment, flushed when the ring flushes),
- * so any number of meshes and instances of one mesh may be skinned in one
- * frame, each with its own palette, until the region is full.  Records into
- * cmd (recording, outside a render pass) the dispatch and a SHADER_WRITE ->
- * dst_access barrier, and binds a descriptor set of the call's own (from
- * descriptor pools the ring keeps per region, created on demand, reset at
- * acquire; at most 2048 calls per frame) covering exactly its palette and
- * slot.  attributes (SKIN_VK_NORMAL/TANGENT) must be present in the
- * mesh.  GPU slots and palettes are taken from the end of the region, so in
- * staging mode the commit's copy (of the CPU-written start) never covers
- * them; in staging mode the shader reads the palette from the mapped staging
- * buffer.  *slot receives buffer/offset/layout; slot->mapped is NULL (the GPU
- * writes it).  Returns VK_SUCCESS, VK_ERROR_OUT_OF_POOL_MEMORY when the
- * region is full or the frame already has 2048 GPU calls (nothing is
- * taken), VK_ERROR_FEATURE_NOT_PRESENT when the slot is larger than
- * maxStorageBufferRange,
- * VK_ERROR_VALIDATION_FAILED_EXT for bad arguments (including a joint_count
- * mismatch), or a flush or descriptor allocation error.
+ * Skins vertices [first, first+count) of the uploaded mesh on the GPU into a
+ * new slot of the acquired frame: output element i is vertex first + i.
+ * The palette (and normal matrices or scales when given) is copied into this
+ * call's own sub-allocation of the frame's region (joint_count * 48 (+36)
+ * bytes for LBS, * 32 (+12) for DQS, rounded up to the ring's alignment,
+ * flushed when the ring flushes), so any number of meshes and instances of
+ * one mesh may be skinned in one frame, each with its own palette, until the
+ * region is full.  Records into cmd (recording, outside a render pass) the
+ * dispatch and a SHADER_WRITE -> dst_access barrier, and binds a descriptor
+ * set of the call's own (from descriptor pools the ring keeps per region,
+ * created on demand, reset at acquire; at most 2048 calls per frame) covering
+ * exactly its palette and slot.  The mesh's pipeline for the method is
+ * created on the first call that uses it.  GPU slots and palettes are taken
+ * from the end of the region, so in staging mode the commit's copy (of the
+ * CPU-written start) never covers them; in staging mode the shader reads the
+ * palette from the mapped staging buffer.  *slot receives buffer, offset,
+ * vertex_count = count and the interleaved layout; slot->mapped is NULL (the
+ * GPU writes it).
+ * Returns VK_SUCCESS, VK_ERROR_OUT_OF_POOL_MEMORY when the region is full or
+ * the frame already has 2048 GPU calls (nothing is taken),
+ * VK_ERROR_FEATURE_NOT_PRESENT when the slot is larger than
+ * maxStorageBufferRange, VK_ERROR_VALIDATION_FAILED_EXT for bad arguments
+ * (NULL pointers, a missing palette array, a joint_count mismatch, attributes
+ * the mesh lacks, unknown method/packing/layout/flags, SoA with packing, an
+ * empty or out-of-range vertex range), or a flush, pipeline or descriptor
+ * error.
  * Thread safety: externally synchronised on the stream, the mesh and cmd.
  */
 SKIN_VK_API VkResult skin_vk_gpu_skin(skin_vk_gpu_mesh *mesh, skin_vk_stream *stream,
                                       const skin_vk_frame *frame, VkCommandBuffer cmd,
-                                      const skin_palette *palette, uint32_t attributes,
-                                      skin_vk_slot *slot);
+                                      const skin_vk_gpu_call *call, skin_vk_slot *slot);
 
 #ifdef __cplusplus
 }

@@ -98,8 +98,9 @@ static int run(vkh *h, rig *r, uint32_t flags)
         VkCommandBufferBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
                                        .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT};
         VKH_CHECK(vkBeginCommandBuffer(cmd[f], &bi));
-        VKH_CHECK(skin_vk_gpu_skin(gm, ring, &fr, cmd[f], &r->palette,
-                                   SKIN_VK_NORMAL | SKIN_VK_TANGENT, &gpu_slot));
+        skin_vk_gpu_call call = {SKIN_LBS, &r->palette, SKIN_VK_NORMAL | SKIN_VK_TANGENT,
+                                 SKIN_VK_PACK_FLOAT, SKIN_LAYOUT_STRIDED, 0, 0, n};
+        VKH_CHECK(skin_vk_gpu_skin(gm, ring, &fr, cmd[f], &call, &gpu_slot));
         VKH_CHECK(skin_vk_stream_commit(ring, &fr, cmd[f], fence[f]));
         VkBufferCopy copies[2] = {{cpu.offset, 2 * bytes * f, bytes},
                                   {gpu_slot.offset, 2 * bytes * f + bytes, bytes}};
@@ -186,14 +187,15 @@ static int instances(vkh *h, rig *r, uint32_t flags)
     int bad = 0;
     skin_vk_slot slot[INSTANCES + 1];
     VkBufferCopy copies[INSTANCES];
+    skin_vk_gpu_call call = {SKIN_LBS, &r->palette, SKIN_VK_NORMAL | SKIN_VK_TANGENT,
+                             SKIN_VK_PACK_FLOAT, SKIN_LAYOUT_STRIDED, 0, 0, n};
     for (int i = 0; i < INSTANCES; ++i) {
         rig_random_pose(r, 900 + (uint64_t)i);
-        VKH_CHECK(skin_vk_gpu_skin(gm, ring, &fr, cmd, &r->palette,
-                                   SKIN_VK_NORMAL | SKIN_VK_TANGENT, &slot[i]));
+        VKH_CHECK(skin_vk_gpu_skin(gm, ring, &fr, cmd, &call, &slot[i]));
         copies[i] = (VkBufferCopy){slot[i].offset, bytes * (VkDeviceSize)i, bytes};
     }
-    if (skin_vk_gpu_skin(gm, ring, &fr, cmd, &r->palette, SKIN_VK_NORMAL | SKIN_VK_TANGENT,
-                         &slot[INSTANCES]) != VK_ERROR_OUT_OF_POOL_MEMORY) {
+    if (skin_vk_gpu_skin(gm, ring, &fr, cmd, &call, &slot[INSTANCES]) !=
+        VK_ERROR_OUT_OF_POOL_MEMORY) {
         fprintf(stderr, "a fourth instance fit in a region sized for three\n");
         ++bad;
     }
