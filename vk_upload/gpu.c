@@ -31,6 +31,7 @@ struct skin_vk_gpu {
     vk_ctx c;
     VkPipelineStageFlags dst_stage;
     VkAccessFlags dst_access;
+    uint32_t flags;                     /* SKIN_VK_FORCE_STAGING */
     VkDescriptorSetLayout set_layout;   /* set 0: the mesh streams */
     VkDescriptorSetLayout frame_layout; /* set 1: palette and output, see vk_internal.h */
     VkPipelineLayout layout;
@@ -43,7 +44,10 @@ struct skin_vk_gpu_mesh {
     uint32_t influence_count, joint_count, has_normal, has_tangent;
     uint32_t joint_bytes, weight_format; /* specialization constants */
     uint32_t joint_base, weight_base;    /* word offsets in streams */
-    vk_block streams;                    /* as uploaded, see skin_common.glsl */
+    vk_block streams;                    /* device-local, see skin_common.glsl */
+    vk_block staging;                    /* host copy when streams is not mappable */
+    VkDeviceSize bytes;                  /* of streams */
+    int upload_recorded;                 /* staging copy recorded (first skin call) */
     VkDescriptorPool pool;
     VkDescriptorSet set; /* written once: bindings never change */
     VkPipeline pipelines[2]; /* LBS, DQS; created on first use */
@@ -53,7 +57,7 @@ VkResult skin_vk_gpu_create(const skin_vk_gpu_create_info *info, skin_vk_gpu **o
 {
     if (out) *out = NULL;
     if (!info || !out || !info->physical_device || !info->device ||
-        (info->get_instance_proc_addr && !info->instance))
+        (info->get_instance_proc_addr && !info->instance) || (info->flags & ~SKIN_VK_FORCE_STAGING))
         return VK_ERROR_VALIDATION_FAILED_EXT;
     skin_vk_gpu *g = calloc(1, sizeof *g);
     if (!g) return VK_ERROR_OUT_OF_HOST_MEMORY;
@@ -63,6 +67,7 @@ VkResult skin_vk_gpu_create(const skin_vk_gpu_create_info *info, skin_vk_gpu **o
         free(g);
         return r;
     }
+    g->flags = info->flags;
     g->dst_stage = info->dst_stage ? info->dst_stage : VK_PIPELINE_STAGE_VERTEX_INPUT_BIT;
     g->dst_access = info->dst_access ? info->dst_access : VK_ACCESS_VERTEX_ATTRIBUTE_READ_BIT;
     const vk_fns *f = &g->c.fn;
@@ -174,16 +179,30 @@ VkResult skin_vk_gpu_mesh_create(skin_vk_gpu *g, const skin_mesh_desc *mesh, uin
     m->joint_base = (uint32_t)(planes * n);
     m->weight_base = (uint32_t)(m->joint_base + k * jw);
     VkDeviceSize bytes = words * 4;
-    VkResult r = vk_block_create(&g->c, bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, PICK_DIRECT,
-                                 &m->streams);
+    /* Device-local storage; written in place when it is also host-visible
+     * (integrated GPUs, resizable BAR, lavapipe) unless staging is forced,
+     * else through a staging buffer whose copy the first skin call records
+     * (kept until the mesh is destroyed: the library never waits on the
+     * GPU). */
+    VkResult r = vk_block_create(&g->c, bytes,
+                                 VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                 PICK_MESH, &m->streams);
+    m->bytes = bytes;
+    if (r == VK_SUCCESS && (!m->streams.mapped || (g->flags & SKIN_VK_FORCE_STAGING))) {
+        m->upload_recorded = 0;
+        r = vk_block_create(&g->c, bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, PICK_HOST, &m->staging);
+    } else {
+        m->upload_recorded = 1;
+    }
     if (r == VK_ERROR_FEATURE_NOT_PRESENT) r = VK_ERROR_OUT_OF_DEVICE_MEMORY;
     if (r != VK_SUCCESS) goto fail;
+    vk_block *up = m->staging.buffer ? &m->staging : &m->streams;
 
     /* Upload once, as given: float planes, then the packed joint and weight
      * planes (each padded to a word). */
     const float *attr[10] = {mesh->px, mesh->py, mesh->pz, mesh->nx, mesh->ny,
                              mesh->nz, mesh->tx, mesh->ty, mesh->tz, mesh->tw};
-    uint32_t *dst = m->streams.mapped;
+    uint32_t *dst = up->mapped;
     memset(dst, 0, (size_t)bytes); /* defined padding */
     for (int c = 0; c < 10; ++c) {
         if ((c >= 3 && c < 6 && !has_normal) || (c >= 6 && !has_tangent)) continue;
@@ -192,7 +211,7 @@ VkResult skin_vk_gpu_mesh_create(skin_vk_gpu *g, const skin_mesh_desc *mesh, uin
     }
     for (uint32_t i = 0; i < k; ++i, dst += jw) memcpy(dst, mesh->joints[i], n * jb);
     for (uint32_t i = 0; i < k; ++i, dst += ww) memcpy(dst, mesh->weights[i], n * wb);
-    if ((r = vk_block_flush(&g->c, &m->streams, 0, bytes, 0)) != VK_SUCCESS) goto fail;
+    if ((r = vk_block_flush(&g->c, up, 0, bytes, 0)) != VK_SUCCESS) goto fail;
 
     VkDescriptorPoolSize ps = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1};
     VkDescriptorPoolCreateInfo dpi = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
@@ -231,6 +250,7 @@ void skin_vk_gpu_mesh_destroy(skin_vk_gpu_mesh *m)
     for (int i = 0; i < 2; ++i)
         if (m->pipelines[i]) c->fn.DestroyPipeline(c->device, m->pipelines[i], c->allocator);
     if (m->pool) c->fn.DestroyDescriptorPool(c->device, m->pool, c->allocator); /* frees the set */
+    vk_block_free(c, &m->staging);
     vk_block_free(c, &m->streams);
     free(m);
 }
@@ -293,6 +313,21 @@ VkResult skin_vk_gpu_skin(skin_vk_gpu_mesh *m, skin_vk_stream *stream, const ski
     if (r != VK_SUCCESS) return r;
     const skin_vk_gpu *g = m->gpu;
     const vk_fns *f = &g->c.fn;
+    if (!m->upload_recorded) { /* the mesh's one staging copy, before its first use */
+        VkBufferCopy cp = {0, 0, m->bytes};
+        f->CmdCopyBuffer(cmd, m->staging.buffer, m->streams.buffer, 1, &cp);
+        VkBufferMemoryBarrier ub = {.sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER,
+                                    .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
+                                    .dstAccessMask = VK_ACCESS_SHADER_READ_BIT,
+                                    .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+                                    .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+                                    .buffer = m->streams.buffer,
+                                    .offset = 0,
+                                    .size = cp.size};
+        f->CmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                              VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 0, NULL, 1, &ub, 0, NULL);
+        m->upload_recorded = 1;
+    }
     uint32_t count = (uint32_t)call->count, nrm = !!(call->attributes & SKIN_VK_NORMAL);
     push_params p = {(uint32_t)m->vertex_count, (uint32_t)call->first, count, m->joint_count,
                      3 + 3 * m->has_normal, m->joint_base, m->weight_base,

@@ -85,6 +85,14 @@ VkResult skin_vk_stream_create(const skin_vk_stream_create_info *info, skin_vk_s
         free(s);
         return r;
     }
+    /* The family that uses the (VK_SHARING_MODE_EXCLUSIVE) buffers and runs
+     * the commit's staging copy must exist. */
+    uint32_t families = 0;
+    s->c.fn.GetPhysicalDeviceQueueFamilyProperties(info->physical_device, &families, NULL);
+    if (info->queue_family_index >= families) {
+        free(s);
+        return VK_ERROR_VALIDATION_FAILED_EXT;
+    }
     s->region_count = info->region_count ? info->region_count : 2;
     s->dst_stage = info->staging_dst_stage ? info->staging_dst_stage
                                            : VK_PIPELINE_STAGE_VERTEX_INPUT_BIT;
@@ -118,8 +126,10 @@ VkResult skin_vk_stream_create(const skin_vk_stream_create_info *info, skin_vk_s
                                                                : SKIN_VK_MEMORY_HOST_COHERENT;
         if (r != VK_SUCCESS) vk_block_free(&s->c, &s->host);
     }
-    /* Staging: when forced, or when no mappable memory suits a vertex buffer. */
-    if (r == VK_ERROR_FEATURE_NOT_PRESENT) {
+    /* Staging: when forced, or when no mappable memory suits a vertex buffer
+     * or has room for the ring (a small BAR heap, a failed allocation). */
+    if (r == VK_ERROR_FEATURE_NOT_PRESENT || r == VK_ERROR_OUT_OF_DEVICE_MEMORY ||
+        r == VK_ERROR_OUT_OF_HOST_MEMORY) {
         s->mode = SKIN_VK_MEMORY_STAGING;
         /* STORAGE: the GPU path reads its palettes from here. */
         r = vk_block_create(&s->c, total,

@@ -10,7 +10,7 @@
  * the ring, pipelines and dispatch for GPU skinning). */
 #define VK_INSTANCE_FUNCS(X) \
     X(GetPhysicalDeviceProperties) X(GetPhysicalDeviceMemoryProperties) \
-    X(GetPhysicalDeviceFormatProperties)
+    X(GetPhysicalDeviceFormatProperties) X(GetPhysicalDeviceQueueFamilyProperties)
 #define VK_DEVICE_FUNCS(X) \
     X(CreateBuffer) X(DestroyBuffer) X(GetBufferMemoryRequirements) X(AllocateMemory) \
     X(FreeMemory) X(BindBufferMemory) X(MapMemory) X(FlushMappedMemoryRanges) \
@@ -34,6 +34,7 @@ typedef struct vk_ctx {
     const VkAllocationCallbacks *allocator;
     VkPhysicalDeviceProperties props;
     VkPhysicalDeviceMemoryProperties memory;
+    VkDeviceSize test_bar_heap; /* SKIN_VK_TEST_BAR_HEAP, 0 when unset */
 } vk_ctx;
 
 /* Loads the functions (through gipa when not NULL, else the linked loader)
@@ -53,14 +54,20 @@ typedef struct vk_block {
 } vk_block;
 
 typedef enum {
-    PICK_DIRECT,       /* DEVICE_LOCAL|HOST_VISIBLE, else coherent uncached, else visible */
+    /* DEVICE_LOCAL|HOST_VISIBLE (if the size fits in half its heap), else
+     * system memory: coherent uncached, else any host-visible. */
+    PICK_DIRECT,
     PICK_HOST,         /* coherent uncached, else any host-visible */
-    PICK_DEVICE_LOCAL  /* device-local, not mapped */
+    PICK_DEVICE_LOCAL, /* device-local (mapped only if it happens to be host-visible) */
+    PICK_MESH          /* device-local and host-visible, else device-local, else host-visible */
 } vk_pick;
 
-/* VK_ERROR_FEATURE_NOT_PRESENT when no memory type fits (callers fall back);
- * VK_ERROR_OUT_OF_DEVICE_MEMORY when the size exceeds the heap.  On failure
- * the caller still frees b with vk_block_free. */
+/* Tries the pick's memory types in order, skipping those whose heap is too
+ * small and those whose allocation fails with an out-of-memory error.  Maps
+ * the memory when it is host-visible.  VK_ERROR_FEATURE_NOT_PRESENT when no
+ * memory type suits the buffer (callers fall back); VK_ERROR_OUT_OF_*_MEMORY
+ * when none had room.  On failure the caller still frees b with
+ * vk_block_free. */
 VkResult vk_block_create(const vk_ctx *c, VkDeviceSize size, VkBufferUsageFlags usage,
                          vk_pick pick, vk_block *b);
 void vk_block_free(const vk_ctx *c, vk_block *b);

@@ -120,8 +120,10 @@ SKIN_VK_API const char *skin_vk_memory_mode_name(skin_vk_memory_mode mode);
 typedef struct skin_vk_stream_create_info {
     VkPhysicalDevice physical_device;
     VkDevice device;
-    /** The family of the queue that reads the buffer (the buffer is
-     *  VK_SHARING_MODE_EXCLUSIVE to it). */
+    /** The family of the queue that submits the frames (reads the buffers
+     *  and runs the staging copy): the buffers are VK_SHARING_MODE_EXCLUSIVE
+     *  and first used there.  Must be a family of physical_device, else
+     *  VK_ERROR_VALIDATION_FAILED_EXT. */
     uint32_t queue_family_index;
     /** Bytes per region, i.e. per frame; rounded up to the alignment. */
     VkDeviceSize region_size;
@@ -148,9 +150,15 @@ typedef struct skin_vk_stream skin_vk_stream;
 /**
  * Creates the ring: buffer(s) of region_count * region_size bytes with usage
  * VERTEX_BUFFER | STORAGE_BUFFER | TRANSFER_SRC | TRANSFER_DST (+ extra_usage),
- * memory chosen in this order: DEVICE_LOCAL|HOST_VISIBLE; HOST_VISIBLE|
- * HOST_COHERENT and not CACHED; any HOST_VISIBLE (with flushes); staging when
- * forced or when the device has none of these for the buffer.  The memory
+ * memory chosen in this order: DEVICE_LOCAL|HOST_VISIBLE when the ring needs
+ * at most half of that heap (a 256 MiB BAR window is not exhausted);
+ * HOST_VISIBLE|HOST_COHERENT system memory, not CACHED; any HOST_VISIBLE
+ * system memory (with flushes); staging when forced or when none of these
+ * suits the buffer, is large enough or can allocate it (an allocation
+ * failing with out-of-memory falls through to the next choice).
+ * skin_vk_stream_mode() reports the choice.  Test hook: the environment
+ * variable SKIN_VK_TEST_BAR_HEAP=BYTES makes DEVICE_LOCAL|HOST_VISIBLE heaps
+ * count as that small for this choice.  The memory
  * stays mapped until destroy.  Region offsets are multiples of
  * skin_vk_stream_alignment().
  *
@@ -292,13 +300,16 @@ typedef struct skin_vk_gpu_create_info {
     const VkAllocationCallbacks *allocator; /**< may be NULL */
     PFN_vkGetInstanceProcAddr get_instance_proc_addr; /**< as for the ring */
     VkInstance instance;
+    /** SKIN_VK_FORCE_STAGING: upload meshes through a staging buffer even
+     *  when their device-local memory is host-visible (tests that path). */
+    uint32_t flags;
 } skin_vk_gpu_create_info;
 
 typedef struct skin_vk_gpu skin_vk_gpu;           /**< pipeline and layouts */
 typedef struct skin_vk_gpu_mesh skin_vk_gpu_mesh; /**< one uploaded mesh */
 
-/** Creates the compute pipeline.  VK_ERROR_VALIDATION_FAILED_EXT for bad
- *  arguments, else the failing Vulkan call's error (nothing left behind).
+/** Creates the pipeline layout and shader modules.  VK_ERROR_VALIDATION_FAILED_EXT
+ *  for bad arguments (including unknown flags), else the failing Vulkan call's error (nothing left behind).
  *  Thread safety: may run concurrently with anything (creates objects). */
 SKIN_VK_API VkResult skin_vk_gpu_create(const skin_vk_gpu_create_info *info, skin_vk_gpu **gpu);
 /** Destroys the pipeline; every mesh must be destroyed first.  Accepts NULL.
@@ -307,8 +318,12 @@ SKIN_VK_API void skin_vk_gpu_destroy(skin_vk_gpu *gpu);
 
 /**
  * Uploads mesh (positions, and normals/tangents when present, influences in
- * their own formats, not widened) for palettes of
- * joint_count joints.  Palettes are not stored with the mesh: each
+ * their own formats, not widened) for palettes of joint_count joints, once,
+ * into device-local memory: written in place when that memory is
+ * host-visible, else (or with SKIN_VK_FORCE_STAGING) into a host staging
+ * buffer whose copy (and a TRANSFER -> COMPUTE_SHADER barrier) the mesh's
+ * first skin_vk_gpu_skin call records into its command buffer; that command
+ * buffer must be submitted before or with any later use of the mesh.  Palettes are not stored with the mesh: each
  * skin_vk_gpu_skin call takes its own from the frame.  Returns VK_SUCCESS,
  * VK_ERROR_VALIDATION_FAILED_EXT for a bad mesh (skin_mesh's checks) or
  * arguments, VK_ERROR_FEATURE_NOT_PRESENT when the device's limits

@@ -1,3 +1,4 @@
+#define _POSIX_C_SOURCE 200809L /* setenv */
 /* GPU compute skinning vs the CPU path: per frame (new palette, 2 in
  * flight) the CPU skins into one slot of the ring and the compute shader
  * into another slot of the same region; both are copied back and compared.
@@ -31,6 +32,8 @@ static int compare(const float *cpu, const float *gpu, size_t n, uint32_t stride
 
 static int run(vkh *h, rig *r, uint32_t flags)
 {
+    /* flags: the ring's SKIN_VK_FORCE_* bits; SKIN_VK_FORCE_STAGING also
+     * uploads the mesh through staging. */
     skin_vk_vertex_layout l;
     skin_vk_vertex_layout_init(SKIN_VK_NORMAL | SKIN_VK_TANGENT, SKIN_VK_PACK_FLOAT, &l);
     size_t n = r->mesh.vertex_count;
@@ -43,7 +46,8 @@ static int run(vkh *h, rig *r, uint32_t flags)
     skin_vk_gpu_create_info gi = {
         .physical_device = h->vk.phys, .device = h->vk.device,
         .dst_stage = VK_PIPELINE_STAGE_VERTEX_INPUT_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
-        .dst_access = VK_ACCESS_VERTEX_ATTRIBUTE_READ_BIT | VK_ACCESS_TRANSFER_READ_BIT};
+        .dst_access = VK_ACCESS_VERTEX_ATTRIBUTE_READ_BIT | VK_ACCESS_TRANSFER_READ_BIT,
+        .flags = flags & SKIN_VK_FORCE_STAGING};
     skin_vk_stream *ring = NULL;
     skin_vk_gpu *gpu = NULL;
     skin_vk_gpu_mesh *gm = NULL;
@@ -247,6 +251,39 @@ static int instances(vkh *h, rig *r, uint32_t flags)
     return bad != 0;
 }
 
+/* The ring's fallback under an artificially small BAR heap (the
+ * SKIN_VK_TEST_BAR_HEAP hook): a ring that needs more than half of it must
+ * not take mapped device-local memory, and the GPU and CPU paths must still
+ * agree through whatever it chose (host memory, or staging on lavapipe,
+ * whose only memory type is device-local). */
+static int fallback(vkh *h, rig *r)
+{
+    int bad = 0;
+    skin_vk_stream_create_info ci = {.physical_device = h->vk.phys, .device = h->vk.device,
+                                     .queue_family_index = h->vk.family,
+                                     .region_size = 1 << 20};
+    skin_vk_stream *ring = NULL;
+    VKH_CHECK(skin_vk_stream_create(&ci, &ring));
+    skin_vk_memory_mode normal = skin_vk_stream_mode(ring);
+    skin_vk_stream_destroy(ring);
+    setenv("SKIN_VK_TEST_BAR_HEAP", "65536", 1);
+    VKH_CHECK(skin_vk_stream_create(&ci, &ring));
+    skin_vk_memory_mode small = skin_vk_stream_mode(ring);
+    skin_vk_stream_destroy(ring);
+    printf("ring of 2 MiB: mode %s; with a 64 KiB BAR heap: mode %s\n",
+           skin_vk_memory_mode_name(normal), skin_vk_memory_mode_name(small));
+    if (small == SKIN_VK_MEMORY_DEVICE_LOCAL) {
+        fprintf(stderr, "the ring took mapped device-local memory from a too-small heap\n");
+        ++bad;
+    }
+    bad += run(h, r, 0); /* the whole GPU-vs-CPU frame loop through the fallback */
+    unsetenv("SKIN_VK_TEST_BAR_HEAP");
+    /* A family the device does not have. */
+    ci.queue_family_index = 1000;
+    if (skin_vk_stream_create(&ci, &ring) != VK_ERROR_VALIDATION_FAILED_EXT || ring) ++bad;
+    return bad;
+}
+
 int main(void)
 {
     vkh h;
@@ -259,7 +296,8 @@ int main(void)
         return 1;
     }
     int failed = run(&h, &r, 0) + run(&h, &r, SKIN_VK_FORCE_STAGING) +
-                 instances(&h, &r, 0) + instances(&h, &r, SKIN_VK_FORCE_STAGING);
+                 instances(&h, &r, 0) + instances(&h, &r, SKIN_VK_FORCE_STAGING) +
+                 fallback(&h, &r);
 
     /* Bad arguments. */
     skin_vk_gpu_create_info gi = {.physical_device = h.vk.phys, .device = h.vk.device,
@@ -269,6 +307,9 @@ int main(void)
     gi.instance = h.vk.instance; /* the loader-table path */
     skin_vk_gpu_mesh *gm = NULL;
     if (skin_vk_gpu_create(NULL, &gpu) != VK_ERROR_VALIDATION_FAILED_EXT) ++failed;
+    gi.flags = 1u << 5;
+    if (skin_vk_gpu_create(&gi, &gpu) != VK_ERROR_VALIDATION_FAILED_EXT || gpu) ++failed;
+    gi.flags = 0;
     if (skin_vk_gpu_create(&gi, &gpu) != VK_SUCCESS) ++failed;
     skin_mesh_desc broken = r.mesh;
     broken.influence_count = 9;
