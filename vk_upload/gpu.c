@@ -151,7 +151,8 @@ VkResult skin_vk_gpu_mesh_create(skin_vk_gpu *g, const skin_mesh_desc *mesh, uin
     /* Limits: one workgroup per GROUP vertices in x, the streams in one
      * storage-buffer binding. */
     const VkPhysicalDeviceLimits *lim = &g->c.props.limits;
-    if ((mesh->vertex_count + GROUP - 1) / GROUP > lim->maxComputeWorkGroupCount[0])
+    if ((mesh->vertex_count + GROUP - 1) / GROUP > lim->maxComputeWorkGroupCount[0] ||
+        (VkDeviceSize)joint_count * 84 > lim->maxStorageBufferRange) /* palette + extra */
         return VK_ERROR_FEATURE_NOT_PRESENT;
 
     size_t n = mesh->vertex_count;

@@ -19,7 +19,11 @@
     X(DestroyDescriptorSetLayout) X(CreatePipelineLayout) X(DestroyPipelineLayout) \
     X(CreateComputePipelines) X(DestroyPipeline) X(CreateDescriptorPool) \
     X(DestroyDescriptorPool) X(ResetDescriptorPool) X(AllocateDescriptorSets) X(UpdateDescriptorSets) \
-    X(CmdBindPipeline) X(CmdBindDescriptorSets) X(CmdPushConstants) X(CmdDispatch)
+    X(CmdBindPipeline) X(CmdBindDescriptorSets) X(CmdPushConstants) X(CmdDispatch) \
+    X(CreateCommandPool) X(DestroyCommandPool) X(AllocateCommandBuffers) \
+    X(BeginCommandBuffer) X(EndCommandBuffer) X(QueueSubmit) X(CreateFence) X(DestroyFence) \
+    X(ResetFences) X(CreateQueryPool) X(DestroyQueryPool) X(CmdResetQueryPool) \
+    X(CmdWriteTimestamp) X(GetQueryPoolResults)
 
 typedef struct vk_fns {
 #define VK_FN_FIELD(name) PFN_vk##name name;

@@ -328,7 +328,7 @@ SKIN_VK_API void skin_vk_gpu_destroy(skin_vk_gpu *gpu);
  * VK_ERROR_VALIDATION_FAILED_EXT for a bad mesh (skin_mesh's checks) or
  * arguments, VK_ERROR_FEATURE_NOT_PRESENT when the device's limits
  * (maxComputeWorkGroupCount[0] * 64 vertices, maxStorageBufferRange for the
- * streams) are too small for the mesh, or an allocation error.  Thread
+ * streams or for joint_count * 84 palette bytes) are too small for the mesh, or an allocation error.  Thread
  * safety: any number of meshes may be created at once from one gpu (it is
  * only read).
  */
@@ -388,6 +388,75 @@ typedef struct skin_vk_gpu_call {
 SKIN_VK_API VkResult skin_vk_gpu_skin(skin_vk_gpu_mesh *mesh, skin_vk_stream *stream,
                                       const skin_vk_frame *frame, VkCommandBuffer cmd,
                                       const skin_vk_gpu_call *call, skin_vk_slot *slot);
+
+/* ------------------------------------------------------------ path choice */
+
+typedef enum skin_vk_path {
+    SKIN_VK_PATH_CPU = 1, /**< skin_mesh_parallel into the ring */
+    SKIN_VK_PATH_GPU = 2  /**< skin_vk_gpu_skin */
+} skin_vk_path;
+
+/** What to decide for: a device, a queue to measure on, a mesh and a pose. */
+typedef struct skin_vk_path_query {
+    VkPhysicalDevice physical_device;
+    VkDevice device;
+    uint32_t queue_family_index;  /**< the family of queue (needs compute) */
+    VkQueue queue;                /**< used only when frames > 0 */
+    const skin_mesh_desc *mesh;
+    const skin_palette *palette;  /**< as skin_mesh takes it for method */
+    skin_method method;
+    uint32_t attributes;          /**< SKIN_VK_NORMAL / SKIN_VK_TANGENT (float output) */
+    /** 0: only check whether the GPU path can run; else measure this many
+     *  frames of each path after `warmup` untimed ones. */
+    uint32_t frames, warmup;
+    const VkAllocationCallbacks *allocator;            /**< may be NULL */
+    PFN_vkGetInstanceProcAddr get_instance_proc_addr; /**< as for the ring */
+    VkInstance instance;
+} skin_vk_path_query;
+
+typedef struct skin_vk_path_report {
+    char device_name[VK_MAX_PHYSICAL_DEVICE_NAME_SIZE];
+    VkPhysicalDeviceType device_type;
+    /** A CPU-type device (lavapipe, SwiftShader): its "GPU" path is threads
+     *  on the same CPU. */
+    VkBool32 cpu_type_device;
+    VkBool32 gpu_supported;   /**< the limits, formats and queue allow the GPU path */
+    const char *gpu_reason;   /**< why not (static string), else NULL */
+    /** The measured (or, without a measurement, the default) choice:
+     *  unmeasured, GPU when supported on a non-CPU device, else CPU;
+     *  measured, the path with the smaller median frame time. */
+    skin_vk_path recommended;
+    VkBool32 measured;
+    uint32_t frames;
+    /** CPU path: skin_mesh_parallel into the ring, record, submit, fence, on
+     *  the CPU clock (median ns per frame). */
+    double cpu_ns_per_frame;
+    /** GPU path: palette upload, dispatch and barrier by GPU timestamps when
+     *  the queue has them (gpu_timestamps), else submit -> fence. */
+    double gpu_ns_per_frame;
+    double gpu_submit_ns_per_frame; /**< GPU path, submit -> fence, CPU clock */
+    VkBool32 gpu_timestamps;
+    skin_vk_memory_mode ring_mode;  /**< the measuring ring's memory */
+} skin_vk_path_report;
+
+/**
+ * Decides between the CPU and the GPU skinning path for this device and
+ * mesh.  Always reports the device and whether the GPU path can run
+ * (workgroup count, storage-buffer ranges for streams, output and palette,
+ * push constants, descriptor sets, a compute queue family).  When frames > 0
+ * and the GPU path can run, measures both paths on `queue` (a ring of 2
+ * regions, a GPU mesh and a command pool of its own, all freed before
+ * return) and recommends the faster with its figures.  This submits work to
+ * queue and waits for it.
+ * Returns VK_SUCCESS (also when the GPU path cannot run: see the report),
+ * VK_ERROR_VALIDATION_FAILED_EXT for bad arguments (NULL pointers, frames >
+ * 0 without a queue, an unknown method, a mesh or palette skin_mesh
+ * refuses), or the failing Vulkan call's error.
+ * Thread safety: externally synchronised on queue; uses no other shared
+ * state.
+ */
+SKIN_VK_API VkResult skin_vk_choose_path(const skin_vk_path_query *query,
+                                         skin_vk_path_report *report);
 
 #ifdef __cplusplus
 }
