@@ -7,14 +7,6 @@
 
 #include <stdio.h>
 
-static int failures;
-#define EXPECT(cond)                                                              \
-    do {                                                                          \
-        if (!(cond)) {                                                            \
-            fprintf(stderr, "%s:%d: expected %s\n", __FILE__, __LINE__, #cond);   \
-            ++failures;                                                           \
-        }                                                                         \
-    } while (0)
 
 static const char *path_name(skin_vk_path p) { return p == SKIN_VK_PATH_GPU ? "GPU" : "CPU"; }
 
@@ -34,10 +26,10 @@ int main(void)
     int cpu_type = h.vk.props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
 
     /* Check only. */
-    EXPECT(skin_vk_choose_path(&q, &rep) == VK_SUCCESS);
-    EXPECT(rep.gpu_supported && !rep.gpu_reason && !rep.measured);
-    EXPECT(rep.cpu_type_device == (VkBool32)cpu_type);
-    EXPECT(rep.recommended == (cpu_type ? SKIN_VK_PATH_CPU : SKIN_VK_PATH_GPU));
+    VKH_EXPECT(skin_vk_choose_path(&q, &rep) == VK_SUCCESS);
+    VKH_EXPECT(rep.gpu_supported && !rep.gpu_reason && !rep.measured);
+    VKH_EXPECT(rep.cpu_type_device == (VkBool32)cpu_type);
+    VKH_EXPECT(rep.recommended == (cpu_type ? SKIN_VK_PATH_CPU : SKIN_VK_PATH_GPU));
     printf("%s (%s device): GPU path supported, unmeasured choice %s\n", rep.device_name,
            rep.cpu_type_device ? "CPU-type" : "GPU", path_name(rep.recommended));
 
@@ -46,8 +38,8 @@ int main(void)
     skin_mesh_desc huge = r.mesh;
     huge.vertex_count = (size_t)h.vk.props.limits.maxComputeWorkGroupCount[0] * 64 + 1;
     q.mesh = &huge;
-    EXPECT(skin_vk_choose_path(&q, &rep) == VK_SUCCESS);
-    EXPECT(!rep.gpu_supported && rep.gpu_reason && rep.recommended == SKIN_VK_PATH_CPU);
+    VKH_EXPECT(skin_vk_choose_path(&q, &rep) == VK_SUCCESS);
+    VKH_EXPECT(!rep.gpu_supported && rep.gpu_reason && rep.recommended == SKIN_VK_PATH_CPU);
     printf("%zu vertices: GPU path %s (%s)\n", huge.vertex_count,
            rep.gpu_supported ? "supported" : "not supported", rep.gpu_reason ? rep.gpu_reason : "");
     q.mesh = &r.mesh;
@@ -57,10 +49,10 @@ int main(void)
         q.method = m ? SKIN_DQS : SKIN_LBS;
         q.frames = 5;
         q.warmup = 1;
-        EXPECT(skin_vk_choose_path(&q, &rep) == VK_SUCCESS);
-        EXPECT(rep.measured && rep.frames == 5 && rep.cpu_ns_per_frame > 0 &&
+        VKH_EXPECT(skin_vk_choose_path(&q, &rep) == VK_SUCCESS);
+        VKH_EXPECT(rep.measured && rep.frames == 5 && rep.cpu_ns_per_frame > 0 &&
                rep.gpu_ns_per_frame > 0 && rep.gpu_submit_ns_per_frame > 0);
-        EXPECT(rep.recommended == (rep.gpu_ns_per_frame < rep.cpu_ns_per_frame ? SKIN_VK_PATH_GPU
+        VKH_EXPECT(rep.recommended == (rep.gpu_ns_per_frame < rep.cpu_ns_per_frame ? SKIN_VK_PATH_GPU
                                                                                 : SKIN_VK_PATH_CPU));
         printf("%s, 10k vertices p+n+t: CPU %.0f ns/frame, GPU %.0f ns/frame (%s), ring %s: "
                "recommends %s\n",
@@ -70,24 +62,24 @@ int main(void)
     }
 
     /* Bad arguments. */
-    EXPECT(skin_vk_choose_path(NULL, &rep) == VK_ERROR_VALIDATION_FAILED_EXT);
-    EXPECT(skin_vk_choose_path(&q, NULL) == VK_ERROR_VALIDATION_FAILED_EXT);
+    VKH_EXPECT(skin_vk_choose_path(NULL, &rep) == VK_ERROR_VALIDATION_FAILED_EXT);
+    VKH_EXPECT(skin_vk_choose_path(&q, NULL) == VK_ERROR_VALIDATION_FAILED_EXT);
     skin_vk_path_query bad = q;
     bad.queue = VK_NULL_HANDLE; /* frames > 0 needs a queue */
-    EXPECT(skin_vk_choose_path(&bad, &rep) == VK_ERROR_VALIDATION_FAILED_EXT);
+    VKH_EXPECT(skin_vk_choose_path(&bad, &rep) == VK_ERROR_VALIDATION_FAILED_EXT);
     bad = q;
     bad.method = (skin_method)7;
-    EXPECT(skin_vk_choose_path(&bad, &rep) == VK_ERROR_VALIDATION_FAILED_EXT);
+    VKH_EXPECT(skin_vk_choose_path(&bad, &rep) == VK_ERROR_VALIDATION_FAILED_EXT);
     bad = q;
     bad.palette = NULL;
-    EXPECT(skin_vk_choose_path(&bad, &rep) == VK_ERROR_VALIDATION_FAILED_EXT);
+    VKH_EXPECT(skin_vk_choose_path(&bad, &rep) == VK_ERROR_VALIDATION_FAILED_EXT);
     bad = q;
     bad.frames = 0;
     bad.queue_family_index = 1000;
-    EXPECT(skin_vk_choose_path(&bad, &rep) == VK_SUCCESS && !rep.gpu_supported && rep.gpu_reason);
+    VKH_EXPECT(skin_vk_choose_path(&bad, &rep) == VK_SUCCESS && !rep.gpu_supported && rep.gpu_reason);
 
     rig_free(&r);
     int messages = vkh_finish(&h);
-    printf("test_vk_choose: %d failure(s), %d validation message(s)\n", failures, messages);
-    return failures || messages ? 1 : 0;
+    printf("test_vk_choose: %d failure(s), %d validation message(s)\n", vkh_failures, messages);
+    return vkh_failures || messages ? 1 : 0;
 }

@@ -109,16 +109,7 @@ static int run(vkh *h, rig *r, uint32_t flags)
         VkBufferCopy copies[2] = {{cpu.offset, 2 * bytes * f, bytes},
                                   {gpu_slot.offset, 2 * bytes * f + bytes, bytes}};
         vkCmdCopyBuffer(cmd[f], fr.buffer, rb.buffer, 2, copies);
-        VkBufferMemoryBarrier b = {.sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER,
-                                   .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
-                                   .dstAccessMask = VK_ACCESS_HOST_READ_BIT,
-                                   .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-                                   .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-                                   .buffer = rb.buffer,
-                                   .offset = 2 * bytes * f,
-                                   .size = 2 * bytes};
-        vkCmdPipelineBarrier(cmd[f], VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0,
-                             0, NULL, 1, &b, 0, NULL);
+        vkh_readback_barrier(cmd[f], &rb, 2 * bytes * f, 2 * bytes);
         VKH_CHECK(vkEndCommandBuffer(cmd[f]));
         VkSubmitInfo si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
                            .commandBufferCount = 1,
@@ -173,21 +164,12 @@ static int instances(vkh *h, rig *r, uint32_t flags)
     VKH_CHECK(skin_vk_gpu_mesh_create(gpu, &r->mesh, r->palette.joint_count, &gm));
     vkh_buffer rb;
     VKH_CHECK(vkh_readback_create(h, bytes * INSTANCES, &rb));
-    VkCommandBuffer cmd;
-    VkFence fence;
-    VkCommandBufferAllocateInfo cai = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
-                                       .commandPool = h->pool,
-                                       .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
-                                       .commandBufferCount = 1};
-    VKH_CHECK(vkAllocateCommandBuffers(h->vk.device, &cai, &cmd));
-    VkFenceCreateInfo fi = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-    VKH_CHECK(vkCreateFence(h->vk.device, &fi, NULL, &fence));
 
     skin_vk_frame fr;
     VKH_CHECK(skin_vk_stream_acquire(ring, UINT64_MAX, &fr));
-    VkCommandBufferBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
-                                   .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT};
-    VKH_CHECK(vkBeginCommandBuffer(cmd, &bi));
+    VkCommandBuffer cmd;
+    VkFence fence;
+    VKH_CHECK(vkh_once_begin(h, &cmd, &fence));
     int bad = 0;
     skin_vk_slot slot[INSTANCES + 1];
     VkBufferCopy copies[INSTANCES];
@@ -205,22 +187,8 @@ static int instances(vkh *h, rig *r, uint32_t flags)
     }
     VKH_CHECK(skin_vk_stream_commit(ring, &fr, cmd, fence));
     vkCmdCopyBuffer(cmd, fr.buffer, rb.buffer, INSTANCES, copies);
-    VkBufferMemoryBarrier b = {.sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER,
-                               .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
-                               .dstAccessMask = VK_ACCESS_HOST_READ_BIT,
-                               .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-                               .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-                               .buffer = rb.buffer,
-                               .offset = 0,
-                               .size = VK_WHOLE_SIZE};
-    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 0,
-                         NULL, 1, &b, 0, NULL);
-    VKH_CHECK(vkEndCommandBuffer(cmd));
-    VkSubmitInfo si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
-                       .commandBufferCount = 1,
-                       .pCommandBuffers = &cmd};
-    VKH_CHECK(vkQueueSubmit(h->vk.queue, 1, &si, fence));
-    VKH_CHECK(vkWaitForFences(h->vk.device, 1, &fence, VK_TRUE, UINT64_MAX));
+    vkh_readback_barrier(cmd, &rb, 0, VK_WHOLE_SIZE);
+    VKH_CHECK(vkh_once_submit(h, cmd, fence));
     vkh_readback_invalidate(h, &rb);
 
     float *ref = malloc((size_t)bytes);
@@ -242,8 +210,6 @@ static int instances(vkh *h, rig *r, uint32_t flags)
     printf("mode %s: %d instances in one frame, GPU vs CPU largest relative error %.3g%s\n",
            skin_vk_memory_mode_name(skin_vk_stream_mode(ring)), INSTANCES, max_err,
            bad ? " FAIL" : "");
-    vkDestroyFence(h->vk.device, fence, NULL);
-    vkFreeCommandBuffers(h->vk.device, h->pool, 1, &cmd);
     vkh_buffer_destroy(h, &rb);
     skin_vk_gpu_mesh_destroy(gm);
     skin_vk_gpu_destroy(gpu);

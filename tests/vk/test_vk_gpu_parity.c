@@ -202,20 +202,11 @@ static int run_rig(vkh *h, rig *r, const char *name, errs *total)
     VKH_CHECK(skin_vk_gpu_mesh_create(gpu, &r->mesh, jc, &gm));
     vkh_buffer rb;
     VKH_CHECK(vkh_readback_create(h, region, &rb));
-    VkCommandBuffer cmd;
-    VkFence fence;
-    VkCommandBufferAllocateInfo cai = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
-                                       .commandPool = h->pool,
-                                       .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
-                                       .commandBufferCount = 1};
-    VKH_CHECK(vkAllocateCommandBuffers(h->vk.device, &cai, &cmd));
-    VkFenceCreateInfo fi = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-    VKH_CHECK(vkCreateFence(h->vk.device, &fi, NULL, &fence));
     skin_vk_frame fr;
     VKH_CHECK(skin_vk_stream_acquire(ring, UINT64_MAX, &fr));
-    VkCommandBufferBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
-                                   .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT};
-    VKH_CHECK(vkBeginCommandBuffer(cmd, &bi));
+    VkCommandBuffer cmd;
+    VkFence fence;
+    VKH_CHECK(vkh_once_begin(h, &cmd, &fence));
     VkDeviceSize at = 0;
     for (int i = 0; i < nc; ++i) {
         VKH_CHECK(skin_vk_gpu_skin(gm, ring, &fr, cmd, &calls[i].call, &calls[i].slot));
@@ -226,21 +217,8 @@ static int run_rig(vkh *h, rig *r, const char *name, errs *total)
         at += (calls[i].bytes + 15) / 16 * 16;
     }
     VKH_CHECK(skin_vk_stream_commit(ring, &fr, cmd, fence));
-    VkBufferMemoryBarrier b = {.sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER,
-                               .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
-                               .dstAccessMask = VK_ACCESS_HOST_READ_BIT,
-                               .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-                               .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-                               .buffer = rb.buffer,
-                               .size = VK_WHOLE_SIZE};
-    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 0,
-                         NULL, 1, &b, 0, NULL);
-    VKH_CHECK(vkEndCommandBuffer(cmd));
-    VkSubmitInfo si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
-                       .commandBufferCount = 1,
-                       .pCommandBuffers = &cmd};
-    VKH_CHECK(vkQueueSubmit(h->vk.queue, 1, &si, fence));
-    VKH_CHECK(vkWaitForFences(h->vk.device, 1, &fence, VK_TRUE, UINT64_MAX));
+    vkh_readback_barrier(cmd, &rb, 0, VK_WHOLE_SIZE);
+    VKH_CHECK(vkh_once_submit(h, cmd, fence));
     vkh_readback_invalidate(h, &rb);
 
     errs e = {0, 0, 0, 0};
@@ -277,8 +255,6 @@ static int run_rig(vkh *h, rig *r, const char *name, errs *total)
     free(cpu);
     free(nm);
     free(anti);
-    vkDestroyFence(h->vk.device, fence, NULL);
-    vkFreeCommandBuffers(h->vk.device, h->pool, 1, &cmd);
     vkh_buffer_destroy(h, &rb);
     skin_vk_gpu_mesh_destroy(gm);
     skin_vk_gpu_destroy(gpu);

@@ -199,16 +199,7 @@ static int run_case(vkh *h, mesh_case *meshes, uint32_t flags, skin_vk_packing p
             VkDeviceSize end = slot[1].offset + n1 * layout.stride;
             VkBufferCopy copy = {start, (VkDeviceSize)f * region, end - start};
             vkCmdCopyBuffer(cmd[f], fr.buffer, rb.buffer, 1, &copy);
-            VkBufferMemoryBarrier b = {.sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER,
-                                       .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
-                                       .dstAccessMask = VK_ACCESS_HOST_READ_BIT,
-                                       .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-                                       .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-                                       .buffer = rb.buffer,
-                                       .offset = copy.dstOffset,
-                                       .size = copy.size};
-            vkCmdPipelineBarrier(cmd[f], VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT,
-                                 0, 0, NULL, 1, &b, 0, NULL);
+            vkh_readback_barrier(cmd[f], &rb, copy.dstOffset, copy.size);
             VKH_CHECK(vkEndCommandBuffer(cmd[f]));
             if (submit(h, cmd[f], fence[f])) return 1;
             fl[f].pending = 1;

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+int vkh_failures;
+
 /* No device is a failure on CI, a skip elsewhere. */
 static int no_device(const char *test, const char *why)
 {
@@ -148,4 +150,49 @@ void vkh_buffer_destroy(vkh *h, vkh_buffer *b)
     if (b->buffer) vkDestroyBuffer(h->vk.device, b->buffer, NULL);
     if (b->memory) vkFreeMemory(h->vk.device, b->memory, NULL);
     memset(b, 0, sizeof *b);
+}
+
+void vkh_readback_barrier(VkCommandBuffer cmd, const vkh_buffer *b, VkDeviceSize offset,
+                          VkDeviceSize size)
+{
+    VkBufferMemoryBarrier m = {.sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER,
+                               .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
+                               .dstAccessMask = VK_ACCESS_HOST_READ_BIT,
+                               .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+                               .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+                               .buffer = b->buffer,
+                               .offset = offset,
+                               .size = size};
+    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 0,
+                         NULL, 1, &m, 0, NULL);
+}
+
+VkResult vkh_once_begin(vkh *h, VkCommandBuffer *cmd, VkFence *fence)
+{
+    *cmd = VK_NULL_HANDLE;
+    *fence = VK_NULL_HANDLE;
+    VkCommandBufferAllocateInfo cai = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+                                       .commandPool = h->pool,
+                                       .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+                                       .commandBufferCount = 1};
+    VkResult r = vkAllocateCommandBuffers(h->vk.device, &cai, cmd);
+    if (r != VK_SUCCESS) return r;
+    VkFenceCreateInfo fi = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+    if ((r = vkCreateFence(h->vk.device, &fi, NULL, fence)) != VK_SUCCESS) return r;
+    VkCommandBufferBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+                                   .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT};
+    return vkBeginCommandBuffer(*cmd, &bi);
+}
+
+VkResult vkh_once_submit(vkh *h, VkCommandBuffer cmd, VkFence fence)
+{
+    VkResult r = vkEndCommandBuffer(cmd);
+    VkSubmitInfo si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
+                       .commandBufferCount = 1,
+                       .pCommandBuffers = &cmd};
+    if (r == VK_SUCCESS) r = vkQueueSubmit(h->vk.queue, 1, &si, fence);
+    if (r == VK_SUCCESS) r = vkWaitForFences(h->vk.device, 1, &fence, VK_TRUE, UINT64_MAX);
+    vkDestroyFence(h->vk.device, fence, NULL);
+    vkFreeCommandBuffers(h->vk.device, h->pool, 1, &cmd);
+    return r;
 }

@@ -30,6 +30,23 @@ typedef struct vkh_buffer {
 VkResult vkh_readback_create(vkh *h, VkDeviceSize size, vkh_buffer *b);
 void vkh_readback_invalidate(vkh *h, vkh_buffer *b);
 void vkh_buffer_destroy(vkh *h, vkh_buffer *b);
+/* Records a TRANSFER_WRITE -> HOST_READ barrier on [offset, offset+size) of b. */
+void vkh_readback_barrier(VkCommandBuffer cmd, const vkh_buffer *b, VkDeviceSize offset,
+                          VkDeviceSize size);
+/* A one-shot command buffer (begun) and an unsignalled fence for it. */
+VkResult vkh_once_begin(vkh *h, VkCommandBuffer *cmd, VkFence *fence);
+/* Ends cmd, submits it with fence, waits, and frees both. */
+VkResult vkh_once_submit(vkh *h, VkCommandBuffer cmd, VkFence fence);
+
+/* Counts a failure (vkh_failures) with the file and line when cond is false. */
+extern int vkh_failures;
+#define VKH_EXPECT(cond)                                                          \
+    do {                                                                          \
+        if (!(cond)) {                                                            \
+            fprintf(stderr, "%s:%d: expected %s\n", __FILE__, __LINE__, #cond);   \
+            ++vkh_failures;                                                       \
+        }                                                                         \
+    } while (0)
 
 #define VKH_CHECK(call)                                                                  \
     do {                                                                                 \
