@@ -608,6 +608,7 @@ int main(int argc, char **argv)
         int g = skin_bench_gpu(B.quick, device, json, stdout);
         return g == 0 ? 0 : g == 1 ? 77 : 1;
 #else
+        (void)device;
         fprintf(stderr, "skin-bench: built without Vulkan: --gpu is not available\n");
         return 2;
 #endif
