@@ -134,8 +134,50 @@ ALWAYS_INLINE void load_influences(const kctx *c, const inputs *in, size_t v, in
     }
 }
 
-#if W <= 8
-/* LBS on the row path with 4 or 8 lanes: each lane's three matrix rows are
+#if W == 8
+/* LBS on the row path with 8 lanes, at full register width: lane l's rows
+ * 0-1 are one 8-float load blended in a ymm, and row 2 of lanes p and p+4
+ * share a ymm whose weights come from one in-lane permute of the weight
+ * vector.  One transpose per block turns the rows into the 12 components.
+ * Per component these are the same fused multiply-adds, in slot order, as
+ * every other path of this ISA. */
+ALWAYS_INLINE void blend_lanes(const source *s, const influences *f, vf *m, const uint32_t k)
+{
+    float w[SKIN_MAX_INFLUENCES][W];
+    int32_t offset[SKIN_MAX_INFLUENCES][W]; /* byte offsets 48 j */
+    UNROLL for (uint32_t i = 0; i < k; ++i) {
+        v_storeu(w[i], f->w[i]);
+        v_store_i32(offset[i], v_slli_i32(simde_mm256_add_epi32(f->j[i], simde_mm256_add_epi32(f->j[i], f->j[i])), 4));
+    }
+    /* broadcasts as loads, not port-5 shuffles of the stored vector */
+    __asm__ volatile("" ::: "memory");
+    const char *base = (const char *)s->base;
+    vf rows01[W], row2[4];
+    /* Pair by pair, so only three accumulators are live at a time. */
+    UNROLL for (int p = 0; p < 4; ++p) {
+        vf a01 = v_zero(), b01 = v_zero(), ab2 = v_zero();
+        UNROLL for (uint32_t i = 0; i < k; ++i) {
+            const float *a = (const float *)(base + offset[i][p]), *b = (const float *)(base + offset[i][p + 4]);
+            a01 = v_fmadd(v_set1(w[i][p]), simde_mm256_loadu_ps(a), a01);
+            b01 = v_fmadd(v_set1(w[i][p + 4]), simde_mm256_loadu_ps(b), b01);
+            const vf r2 = simde_mm256_insertf128_ps(simde_mm256_castps128_ps256(simde_mm_loadu_ps(a + 8)),
+                                                    simde_mm_loadu_ps(b + 8), 1);
+            ab2 = v_fmadd(simde_mm256_permute_ps(f->w[i], p * 0x55), r2, ab2);
+        }
+        rows01[p] = a01, rows01[p + 4] = b01, row2[p] = ab2;
+    }
+    vf r0[4], r1[4];
+    UNROLL for (int p = 0; p < 4; ++p) {
+        r0[p] = simde_mm256_permute2f128_ps(rows01[p], rows01[p + 4], 0x20);
+        r1[p] = simde_mm256_permute2f128_ps(rows01[p], rows01[p + 4], 0x31);
+    }
+    v_transpose4(&r0[0], &r0[1], &r0[2], &r0[3]);
+    v_transpose4(&r1[0], &r1[1], &r1[2], &r1[3]);
+    v_transpose4(&row2[0], &row2[1], &row2[2], &row2[3]);
+    UNROLL for (int q = 0; q < 4; ++q) m[q] = r0[q], m[4 + q] = r1[q], m[8 + q] = row2[q];
+}
+#elif W == 4
+/* LBS on the row path with 4 lanes: each lane's three matrix rows are
  * blended in 128-bit registers, then transposed once per block instead of
  * once per influence.  Per component these are the same multiply-adds, in
  * the same order, as the SoA form. */
@@ -573,10 +615,42 @@ BLOCKS_ALL(SKIN_DQS)
 static const blocks_fn blocks_table[2][SKIN_MAX_INFLUENCES][FETCH_KINDS] = {KINDS_ALL(SKIN_LBS),
                                                                            KINDS_ALL(SKIN_DQS)};
 
+/* Influence slots of the block at v that count: trailing slots whose
+ * weights are zero (+0 or -0) in every lane are dropped, and the block is
+ * skinned as a mesh with fewer influences.  Real meshes store most vertices'
+ * unused slots as zeros at the end.  A term 0 * M adds nothing to a blend
+ * that starts at +0, so for finite palettes no bit changes. */
+ALWAYS_INLINE int weights_zero(const void *p, const size_t bytes, const uint64_t mask)
+{
+    uint64_t b[W / 2 > 0 ? W / 2 : 1] = {0}, bits = 0;
+    memcpy(b, p, bytes);
+    UNROLL for (size_t i = 0; i < (bytes + 7) / 8; ++i) bits |= b[i] & mask;
+    return bits == 0;
+}
+
+ALWAYS_INLINE uint32_t trim_slots(const inputs *in, size_t v, uint32_t k, const size_t size)
+{
+    const uint64_t mask = size == 4 ? 0x7fffffff7fffffffull : ~0ull; /* f32: -0 is zero too */
+    while (k > 1 && weights_zero((const unsigned char *)in->weights[k - 1] + v * size, W * size, mask)) --k;
+    return k;
+}
+
+ALWAYS_INLINE uint32_t active_slots(const skin_mesh_desc *m, const inputs *in, size_t v)
+{
+    switch (m->weight_format) {
+    case SKIN_WEIGHT_UNORM16: return trim_slots(in, v, m->influence_count, 2);
+    case SKIN_WEIGHT_UNORM8: return trim_slots(in, v, m->influence_count, 1);
+    default: return trim_slots(in, v, m->influence_count, 4);
+    }
+}
+
 /* The block starting at vertex v (a multiple of W), of which only lanes
  * [lo, hi) are in the range: inputs are copied into zero-padded scratch so
- * the full-width code never reads past the streams. */
-static void skin_partial(const kctx *c, blocks_fn fn, const inputs *in, size_t v, int lo, int hi)
+ * the full-width code never reads past the streams.  The influences of
+ * every lane inside the mesh are copied, not only the range's, so the
+ * block's active slots, and with them every bit of its output, do not
+ * depend on how the mesh is split. */
+static void skin_partial(const kctx *c, const blocks_fn *fns, const inputs *in, size_t v, int lo, int hi)
 {
     const skin_job *job = c->job;
     const skin_mesh_desc *m = job->mesh;
@@ -595,15 +669,32 @@ static void skin_partial(const kctx *c, blocks_fn fn, const inputs *in, size_t v
         memcpy(&attr[e][lo], in->a[e] + v + lo, n * sizeof(float));
         scratch.a[e] = attr[e];
     }
+    const size_t lanes = m->vertex_count - v < W ? m->vertex_count - v : W;
     for (uint32_t i = 0; i < m->influence_count; ++i) {
-        memcpy((char *)joints[i] + lo * jsize, (const char *)in->joints[i] + (v + lo) * jsize, n * jsize);
-        memcpy((char *)weights[i] + lo * wsize, (const char *)in->weights[i] + (v + lo) * wsize, n * wsize);
+        memcpy(joints[i], (const char *)in->joints[i] + v * jsize, lanes * jsize);
+        memcpy(weights[i], (const char *)in->weights[i] + v * wsize, lanes * wsize);
         scratch.joints[i] = joints[i];
         scratch.weights[i] = weights[i];
     }
     vf o[SKIN_COMPONENTS];
-    fn(c, &scratch, 0, W, NULL, o);
+    fns[active_slots(m, &scratch, 0) - 1](c, &scratch, 0, W, NULL, o);
     store_lanes(job, o, v, lo, hi, job->bounds != NULL);
+}
+
+/* The full blocks of [v, end), each run of blocks with the same active
+ * slot count through the block function for that count. */
+static void skin_full(const kctx *c, const blocks_fn *fns, const inputs *in, size_t v, size_t end, writer *wr)
+{
+    const skin_mesh_desc *m = c->job->mesh;
+    uint32_t k = active_slots(m, in, v);
+    while (v < end) {
+        size_t run_end = v + W;
+        uint32_t next = 0;
+        for (; run_end < end; run_end += W)
+            if ((next = active_slots(m, in, run_end)) != k) break;
+        fns[k - 1](c, in, v, run_end, wr, NULL);
+        v = run_end, k = next;
+    }
 }
 
 /* ----------------------------------------------------------------- driver */
@@ -677,7 +768,8 @@ void SKIN_KERNEL_NAME(const skin_job *job)
         }
     }
 #endif
-    const blocks_fn fn = blocks_table[job->method == SKIN_DQS][m->influence_count - 1][c.kind];
+    blocks_fn fns[SKIN_MAX_INFLUENCES]; /* by active slot count */
+    for (uint32_t k = 0; k < SKIN_MAX_INFLUENCES; ++k) fns[k] = blocks_table[job->method == SKIN_DQS][k][c.kind];
 
     inputs in = {{m->px, m->py, m->pz, m->nx, m->ny, m->nz, m->tx, m->ty, m->tz, m->tw}, {0}, {0}};
     for (uint32_t i = 0; i < m->influence_count; ++i) in.joints[i] = m->joints[i], in.weights[i] = m->weights[i];
@@ -697,14 +789,14 @@ void SKIN_KERNEL_NAME(const skin_job *job)
     size_t v = first - first % W;
     if (v < first) { /* head: the block holding `first` */
         int hi = end - v < W ? (int)(end - v) : W;
-        skin_partial(&c, fn, &in, v, (int)(first - v), hi);
+        skin_partial(&c, fns, &in, v, (int)(first - v), hi);
         v += W;
     }
     if (v < full_end) {
-        fn(&c, &in, v, full_end, &wr, NULL);
+        skin_full(&c, fns, &in, v, full_end, &wr);
         v = full_end;
     }
-    if (v < end) skin_partial(&c, fn, &in, v, 0, (int)(end - v)); /* tail */
+    if (v < end) skin_partial(&c, fns, &in, v, 0, (int)(end - v)); /* tail */
 
     if (job->streaming) simde_mm_sfence();
     if (job->bounds) {

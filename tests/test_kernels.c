@@ -349,36 +349,77 @@ static void dqs_fallback(void)
 }
 
 /* One call, many ranges and skin_mesh_parallel must agree to the bit. */
+/* One call, random ranges and skin_mesh_parallel give the same bytes. */
+static void check_splits(const rig *r, skin_method method, const char *what)
+{
+    const size_t n = r->mesh.vertex_count;
+    layout l = make_interleaved("interleaved pnt", 1, 1, 0);
+    size_t bytes = layout_bytes(&l, n);
+    unsigned char *one = alloc_buffer(bytes), *parts = alloc_buffer(bytes), *par = alloc_buffer(bytes);
+    float b1[6], b3[6];
+    skin_output o1 = make_output(&l, one, SKIN_OUTPUT_STREAMING, b1);
+    skin_output o2 = make_output(&l, parts, 0, NULL), o3 = make_output(&l, par, 0, b3);
+    skin_mesh(&r->mesh, &r->palette, method, &o1, 0, n);
+    uint64_t s = 42;
+    for (size_t v = 0; v < n;) {
+        size_t c = 1 + rig_next(&s) % 77;
+        if (c > n - v) c = n - v;
+        skin_mesh(&r->mesh, &r->palette, method, &o2, v, c);
+        v += c;
+    }
+    skin_mesh_parallel(&r->mesh, &r->palette, method, &o3, 2);
+    EXPECT(memcmp(one, parts, bytes) == 0, "%s: ranges differ from one call (method %d)", what, method);
+    EXPECT(memcmp(one, par, bytes) == 0, "%s: parallel differs from one call (method %d)", what, method);
+    EXPECT(memcmp(b1, b3, sizeof b1) == 0, "%s: parallel bounds differ (method %d)", what, method);
+    free(one), free(parts), free(par);
+}
+
 static void splits(void)
 {
     for (int method = SKIN_LBS; method <= SKIN_DQS; ++method) {
         rig r;
         rig_options o = {5003, 40, 4, SKIN_JOINT_U8, SKIN_WEIGHT_UNORM16, 0, 7};
         if (rig_random(&r, &o)) exit(1);
-        layout l = make_interleaved("interleaved pnt", 1, 1, 0);
-        size_t bytes = layout_bytes(&l, 5003);
-        unsigned char *one = alloc_buffer(bytes), *parts = alloc_buffer(bytes), *par = alloc_buffer(bytes);
-        float b1[6], b3[6];
-        skin_output o1 = make_output(&l, one, SKIN_OUTPUT_STREAMING, b1);
-        skin_output o2 = make_output(&l, parts, 0, NULL), o3 = make_output(&l, par, 0, b3);
-        skin_mesh(&r.mesh, &r.palette, (skin_method)method, &o1, 0, 5003);
-        uint64_t s = 42;
-        for (size_t v = 0; v < 5003;) {
-            size_t c = 1 + rig_next(&s) % 77;
-            if (c > 5003 - v) c = 5003 - v;
-            skin_mesh(&r.mesh, &r.palette, (skin_method)method, &o2, v, c);
-            v += c;
-        }
-        skin_mesh_parallel(&r.mesh, &r.palette, (skin_method)method, &o3, 2);
-        EXPECT(memcmp(one, parts, bytes) == 0, "ranges differ from one call (method %d)", method);
-        EXPECT(memcmp(one, par, bytes) == 0, "parallel differs from one call (method %d)", method);
-        EXPECT(memcmp(b1, b3, sizeof b1) == 0, "parallel bounds differ (method %d)", method);
-        free(one), free(parts), free(par);
+        check_splits(&r, (skin_method)method, "random rig");
         rig_free(&r);
     }
 }
 
-/* The twisted cylinder: a structured mesh with a smooth weight falloff. */
+/* Real meshes leave unused slots zero at the end.  Vertex v uses
+ * 1 + (v / period) % k slots (runs that straddle blocks), the rest weigh
+ * +0 or -0: blocks drop their all-zero trailing slots.  Against the
+ * reference, and bit-identical under any split. */
+static void trailing_zero_slots(int lanes)
+{
+    static const skin_weight_format wfs[] = {SKIN_WEIGHT_F32, SKIN_WEIGHT_UNORM8, SKIN_WEIGHT_UNORM16};
+    const size_t n = 3001, period = 3 * (size_t)lanes + 5;
+    layout l = make_interleaved("interleaved pnt", 1, 1, 0);
+    for (int method = SKIN_LBS; method <= SKIN_DQS; ++method)
+        for (uint32_t k = 2; k <= 8; k += 3)
+            for (int wi = 0; wi < 3; ++wi) {
+                rig r;
+                rig_options o = {n, 64, k, SKIN_JOINT_U16, wfs[wi], 0, 0x5107u + k};
+                if (rig_random(&r, &o)) exit(1);
+                for (size_t v = 0; v < n; ++v)
+                    for (uint32_t i = 1 + (uint32_t)((v / period) % k); i < k; ++i) {
+                        if (wfs[wi] == SKIN_WEIGHT_F32)
+                            ((float *)r.weights[i])[v] = v % 3 ? 0.0f : -0.0f;
+                        else if (wfs[wi] == SKIN_WEIGHT_UNORM8)
+                            ((uint8_t *)r.weights[i])[v] = 0;
+                        else
+                            ((uint16_t *)r.weights[i])[v] = 0;
+                    }
+                char what[96];
+                snprintf(what, sizeof what, "trailing zero slots %s k=%u weights %d",
+                         method == SKIN_LBS ? "lbs" : "dqs", k, wi);
+                const size_t ranges[][2] = {{0, n}, {3, 2 * (size_t)lanes + 1}, {period - 1, 3 * period}, {n - 7, 7}};
+                for (size_t ri = 0; ri < 4; ++ri)
+                    check_call(&r, &r.palette, (skin_method)method, &l, 0, ranges[ri][0], ranges[ri][1], what);
+                check_splits(&r, (skin_method)method, what);
+                rig_free(&r);
+            }
+}
+
 static void candy_wrapper(void)
 {
     rig r;
@@ -411,6 +452,7 @@ int main(void)
     random_rigs(lanes);
     dqs_fallback();
     splits();
+    trailing_zero_slots(lanes);
     candy_wrapper();
     printf("largest relative error vs the reference: %.3g\n", worst);
     printf("%s\n", failures ? "FAILED" : "passed");

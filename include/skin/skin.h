@@ -255,6 +255,15 @@ typedef struct skin_output {
  * threads.  Any number of threads may call it at once on disjoint ranges of
  * the same output.  For a given ISA, the output of a vertex does not depend
  * on how the mesh is split into ranges.
+ *
+ * The SIMD kernels work on blocks of W vertices (W = 4, 8 or 16 by ISA, at
+ * absolute indices that are multiples of W) and skip the trailing influence
+ * slots whose weights are zero in the whole block, as real meshes store
+ * their unused slots.  With a finite palette and non-negative weights this
+ * changes no bit.  A non-finite palette entry reached only with weight zero
+ * (0 * inf = NaN) may or may not reach the output, depending on the other
+ * vertices of the block; with negative weights DQS may pick another pivot.
+ * Either way the result stays the same for any split into ranges.
  */
 SKIN_API skin_status skin_mesh(const skin_mesh_desc *mesh, const skin_palette *palette,
                                skin_method method, const skin_output *out,
@@ -262,12 +271,14 @@ SKIN_API skin_status skin_mesh(const skin_mesh_desc *mesh, const skin_palette *p
 
 /**
  * Skins the whole mesh on `threads` OpenMP threads (threads <= 0: the OpenMP
- * default).  Work is split into chunks of whole multiples of 64 vertices
- * (at least 4096, about eight per thread, scheduled dynamically), so when
- * each output base is 64-byte aligned no two threads write the same cache
- * line.  The result is bit-identical to one skin_mesh call over the
- * whole mesh.  Built without OpenMP, it runs serially.  Do not call it on many
- * threads at once unless nested OpenMP parallelism is what you want.
+ * default).  A small mesh uses fewer: one thread per 2048 vertices at most,
+ * so it never runs slower for having more cores.  Work is split into chunks
+ * of whole multiples of 64 vertices (at least 1024, about four per thread,
+ * scheduled dynamically), so when each output base is 64-byte aligned no two
+ * threads write the same cache line.  The result is bit-identical to one
+ * skin_mesh call over the whole mesh.  Built without OpenMP, it runs
+ * serially.  Do not call it on many threads at once unless nested OpenMP
+ * parallelism is what you want.
  */
 SKIN_API skin_status skin_mesh_parallel(const skin_mesh_desc *mesh, const skin_palette *palette,
                                         skin_method method, const skin_output *out, int threads);
