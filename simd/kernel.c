@@ -178,34 +178,37 @@ ALWAYS_INLINE void blend_lanes(const source *s, const influences *f, vf *m, cons
 }
 #elif W == 4
 /* LBS on the row path with 4 lanes: each lane's three matrix rows are
- * blended in 128-bit registers, then transposed once per block instead of
+ * blended in its own registers, then transposed once per block instead of
  * once per influence.  Per component these are the same multiply-adds, in
  * the same order, as the SoA form. */
 ALWAYS_INLINE void blend_lanes(const source *s, const influences *f, vf *m, const uint32_t k)
 {
     float w[SKIN_MAX_INFLUENCES][W];
-    UNROLL for (uint32_t i = 0; i < k; ++i) v_storeu(w[i], f->w[i]);
+    int32_t offset[SKIN_MAX_INFLUENCES][W]; /* byte offsets 48 j */
+    UNROLL for (uint32_t i = 0; i < k; ++i) {
+        v_storeu(w[i], f->w[i]);
+        v_store_i32(offset[i], v_slli_i32(simde_mm_add_epi32(f->j[i], simde_mm_add_epi32(f->j[i], f->j[i])), 4));
+    }
     /* Compiler barrier: read the weights back from memory, so each
      * broadcast below is a load, not shuffles on the shuffle port (which
      * gcc emits when it forwards the vector it just stored). */
     __asm__ volatile("" ::: "memory");
-    simde__m128 rows[3][W];
+    const char *base = (const char *)s->base;
+    vf rows[3][W];
     UNROLL for (int l = 0; l < W; ++l) {
-        simde__m128 r0 = simde_mm_setzero_ps(), r1 = r0, r2 = r0;
+        vf r0 = v_zero(), r1 = r0, r2 = r0;
         UNROLL for (uint32_t i = 0; i < k; ++i) {
-            const float *p = s->base + 12 * (size_t)f->jl[i][l];
-            const simde__m128 wl = simde_mm_set1_ps(w[i][l]);
-            r0 = simde_mm_fmadd_ps(wl, simde_mm_loadu_ps(p), r0);
-            r1 = simde_mm_fmadd_ps(wl, simde_mm_loadu_ps(p + 4), r1);
-            r2 = simde_mm_fmadd_ps(wl, simde_mm_loadu_ps(p + 8), r2);
+            const float *p = (const float *)(base + offset[i][l]);
+            const vf wl = v_set1(w[i][l]);
+            r0 = v_fmadd(wl, v_loadu(p), r0);
+            r1 = v_fmadd(wl, v_loadu(p + 4), r1);
+            r2 = v_fmadd(wl, v_loadu(p + 8), r2);
         }
         rows[0][l] = r0, rows[1][l] = r1, rows[2][l] = r2;
     }
     UNROLL for (int r = 0; r < 3; ++r) {
-        vf a = v_rows_of(rows[r], 0), b = v_rows_of(rows[r], 1);
-        vf c = v_rows_of(rows[r], 2), d = v_rows_of(rows[r], 3);
-        v_transpose4(&a, &b, &c, &d);
-        m[4 * r] = a, m[4 * r + 1] = b, m[4 * r + 2] = c, m[4 * r + 3] = d;
+        v_transpose4(&rows[r][0], &rows[r][1], &rows[r][2], &rows[r][3]);
+        UNROLL for (int q = 0; q < 4; ++q) m[4 * r + q] = rows[r][q];
     }
 }
 #endif

@@ -206,11 +206,6 @@ static inline vf v_rows(const float *const *r, int a)
     vf x = simde_mm256_castps128_ps256(simde_mm_loadu_ps(r[a]));
     return simde_mm256_insertf128_ps(x, simde_mm_loadu_ps(r[4 + a]), 1);
 }
-/* The same from registers: lane k of the result is x[4k + a]. */
-static inline vf v_rows_of(const simde__m128 *x, int a)
-{
-    return simde_mm256_insertf128_ps(simde_mm256_castps128_ps256(x[a]), x[4 + a], 1);
-}
 static inline vf v_unpacklo(vf a, vf b) { return simde_mm256_unpacklo_ps(a, b); }
 static inline vf v_unpackhi(vf a, vf b) { return simde_mm256_unpackhi_ps(a, b); }
 static inline vf v_unpacklo64(vf a, vf b)
@@ -295,7 +290,6 @@ static inline vi v_load_u8(const uint8_t *p)
     return simde_mm_unpacklo_epi16(simde_mm_unpacklo_epi8(simde_mm_loadu_si32(p), z), z);
 }
 static inline vf v_rows(const float *const *r, int a) { return simde_mm_loadu_ps(r[a]); }
-static inline vf v_rows_of(const simde__m128 *x, int a) { return x[a]; }
 static inline vf v_unpacklo(vf a, vf b) { return simde_mm_unpacklo_ps(a, b); }
 static inline vf v_unpackhi(vf a, vf b) { return simde_mm_unpackhi_ps(a, b); }
 static inline vf v_unpacklo64(vf a, vf b) { return simde_mm_movelh_ps(a, b); }
