@@ -230,22 +230,7 @@ VkResult skin_vk_frame_alloc(skin_vk_stream *s, const skin_vk_frame *frame, size
     slot->mapped = (char *)s->host.mapped + slot->offset;
     slot->vertex_count = vertex_count;
     slot->layout = *layout;
-    skin_output *o = &slot->output;
-    o->layout = SKIN_LAYOUT_STRIDED;
-    o->flags = SKIN_OUTPUT_STREAMING;
-    if (layout->packing == SKIN_VK_PACK_FLOAT) {
-        char *base = slot->mapped;
-        o->position = (float *)base;
-        o->position_stride = layout->stride;
-        if (layout->attributes & SKIN_VK_NORMAL) {
-            o->normal = (float *)(base + layout->normal_offset);
-            o->normal_stride = layout->stride;
-        }
-        if (layout->attributes & SKIN_VK_TANGENT) {
-            o->tangent = (float *)(base + layout->tangent_offset);
-            o->tangent_stride = layout->stride;
-        }
-    }
+    vk_slot_output(slot->mapped, layout, &slot->output);
     return VK_SUCCESS;
 }
 

@@ -96,6 +96,10 @@ VkResult vk_frame_set_layout_create(const vk_ctx *c, VkDescriptorSetLayout *layo
  * palette and the slot.  VK_ERROR_OUT_OF_POOL_MEMORY when the region lacks
  * room (nothing is taken), VK_ERROR_FEATURE_NOT_PRESENT when the slot is
  * larger than maxStorageBufferRange, or a descriptor pool error. */
+/* The strided skin_output for a slot's mapped vertices in `layout`
+ * (streaming stores, packed vectors as the layout says) (pack.c). */
+void vk_slot_output(void *mapped, const skin_vk_vertex_layout *layout, skin_output *o);
+
 VkResult vk_stream_alloc_gpu(skin_vk_stream *s, const skin_vk_frame *frame, size_t vertex_count,
                              const skin_vk_vertex_layout *layout, const void *palette,
                              VkDeviceSize palette_bytes, const void *extra,

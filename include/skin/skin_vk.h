@@ -213,11 +213,9 @@ SKIN_VK_API VkResult skin_vk_stream_acquire(skin_vk_stream *stream, uint64_t tim
 /**
  * Where one mesh's vertices go in an acquired region: an interleaved block of
  * vertex_count * layout->stride bytes at an aligned offset.
- * For SKIN_VK_PACK_FLOAT, output is ready for skin_mesh / skin_mesh_parallel
- * (strided layout, SKIN_OUTPUT_STREAMING set; you may add
- * SKIN_OUTPUT_NORMALIZE).  For packed layouts, output.position is NULL (so
- * skin_mesh refuses it): use skin_vk_skin, which honours
- * SKIN_OUTPUT_NORMALIZE in output.flags.
+ * output is ready for skin_mesh / skin_mesh_parallel for every packing
+ * (strided layout, SKIN_OUTPUT_STREAMING set, vector_format matching the
+ * packing; you may add SKIN_OUTPUT_NORMALIZE or bounds).
  */
 typedef struct skin_vk_slot {
     VkBuffer buffer;       /**< bind this ... */
@@ -259,16 +257,16 @@ SKIN_VK_API VkResult skin_vk_stream_commit(skin_vk_stream *stream, const skin_vk
                                            VkCommandBuffer cmd, VkFence fence);
 
 /**
- * Skins vertices [first, first+count) of mesh into slot, for any packing
- * (floats: one skin_mesh call with streaming stores; packed: blocks of 256
- * vertices skinned into stack scratch, packed, and streamed to the slot in
- * order; the mapped memory is never read; ~24 KiB of stack, no heap).
- * mesh->vertex_count must equal slot->vertex_count.  output.bounds is
- * honoured for float layouts only.
- * Returns skin_mesh's status, or SKIN_ERROR_INVALID_RANGE /
- * SKIN_ERROR_MISSING_ATTRIBUTE, or SKIN_ERROR_INVALID_STRIDE if slot->layout
- * was changed after allocation.  Thread-safe on disjoint ranges; no Vulkan
- * call.
+ * Skins vertices [first, first+count) of mesh into slot, for any packing:
+ * one skin_mesh call into the slot's layout, the core packing normals and
+ * tangents in its store step (the mapped memory is never read), honouring
+ * SKIN_OUTPUT_NORMALIZE and bounds from slot->output.  Unlike calling
+ * skin_mesh on slot->output directly, it checks the range against the slot
+ * and refuses a slot whose layout was changed after allocation.
+ * mesh->vertex_count must equal slot->vertex_count.
+ * Returns skin_mesh's status, or SKIN_ERROR_INVALID_RANGE, or
+ * SKIN_ERROR_INVALID_STRIDE if slot->layout was changed after allocation.
+ * Thread-safe on disjoint ranges; no Vulkan call.
  */
 SKIN_VK_API skin_status skin_vk_skin(const skin_vk_slot *slot, const skin_mesh_desc *mesh,
                                      const skin_palette *palette, skin_method method,

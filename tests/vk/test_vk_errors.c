@@ -100,7 +100,9 @@ static void ring_misuse(vkh *h)
         skin_vk_vertex_layout pl;
         skin_vk_vertex_layout_init(SKIN_VK_NORMAL | SKIN_VK_TANGENT, SKIN_VK_PACK_SNORM16, &pl);
         VKH_EXPECT(skin_vk_frame_alloc(s, &f[0], 10, &pl, &packed) == VK_SUCCESS);
-        VKH_EXPECT(packed.output.position == NULL); /* skin_mesh refuses packed slots */
+        /* packed slots take skin_mesh directly: the core packs */
+        VKH_EXPECT(packed.output.vector_format == SKIN_VECTOR_SNORM16);
+        VKH_EXPECT(skin_mesh(&r.mesh, &r.palette, SKIN_LBS, &packed.output, 0, 10) == SKIN_OK);
         skin_mesh_desc no_tangents = r.mesh;
         no_tangents.tx = no_tangents.ty = no_tangents.tz = no_tangents.tw = NULL;
         VKH_EXPECT(skin_vk_skin(&packed, &no_tangents, &r.palette, SKIN_LBS, 0, 10) ==
@@ -108,7 +110,7 @@ static void ring_misuse(vkh *h)
         VKH_EXPECT(skin_vk_skin(&packed, &r.mesh, &r.palette, (skin_method)9, 0, 10) ==
                SKIN_ERROR_INVALID_METHOD);
         VKH_EXPECT(skin_vk_skin(&packed, &r.mesh, &r.palette, SKIN_DQS, 0, 10) == SKIN_OK);
-        packed.layout.stride = 4096; /* a tampered slot must not overflow scratch */
+        packed.layout.stride = 4096; /* a tampered slot must not write past the slot */
         VKH_EXPECT(skin_vk_skin(&packed, &r.mesh, &r.palette, SKIN_LBS, 0, 10) ==
                SKIN_ERROR_INVALID_STRIDE);
         rig_free(&r);
