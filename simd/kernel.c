@@ -462,6 +462,7 @@ static int packed_components(const skin_job *job)
 
 typedef struct writer {
     int packed;        /* K from packed_components, or 0 */
+    int tight;         /* words from tight_packed_words, or 0 */
     int aligned;       /* streaming stores possible (aligned bases) */
     vf bmin[3], bmax[3];
 } writer;
@@ -503,11 +504,11 @@ ALWAYS_INLINE void store_packed(const skin_job *job, const writer *wr, const vf 
     UNROLL for (int m = 0; m < 2 * q_count; ++m) store_vec(job, wr, dst + m * W, v_lane_gather(chunk, 2 * q_count, m));
 }
 
-/* Normals (e0 = 3) or tangents (e0 = 6) in a packed vector format, lane by
- * lane: word[0][l] (1010102), or word[0][l], word[1][l] (snorm16).  The
- * same steps as skin_pack_vector: min/max clamp (NaN -> 1), scale, round to
- * nearest even. */
-ALWAYS_INLINE void pack_vectors(skin_vector_format format, const vf *o, int e0, int32_t word[2][W])
+/* Normals (e0 = 3) or tangents (e0 = 6) in a packed vector format: one
+ * word per lane (1010102) or two (snorm16); returns the word count.  The
+ * same steps as skin_pack_vector: min/max clamp (NaN -> 1), scale, round
+ * to nearest even. */
+ALWAYS_INLINE int pack_vectors(skin_vector_format format, const vf *o, int e0, vi word[2])
 {
     const vf one = v_set1(1.0f), minus_one = v_set1(-1.0f);
     const int is_1010102 = format == SKIN_VECTOR_1010102;
@@ -520,12 +521,69 @@ ALWAYS_INLINE void pack_vectors(skin_vector_format format, const vf *o, int e0, 
     if (is_1010102) {
         const vi m10 = v_set1_i32(0x3ff);
         vi w = v_or_i32(v_and_i32(q[0], m10), v_slli_i32(v_and_i32(q[1], m10), 10));
-        w = v_or_i32(w, v_or_i32(v_slli_i32(v_and_i32(q[2], m10), 20), v_slli_i32(q[3], 30)));
-        v_store_i32(word[0], w);
-    } else {
-        const vi m16 = v_set1_i32(0xffff);
-        v_store_i32(word[0], v_or_i32(v_and_i32(q[0], m16), v_slli_i32(q[1], 16)));
-        v_store_i32(word[1], v_or_i32(v_and_i32(q[2], m16), v_slli_i32(q[3], 16)));
+        word[0] = v_or_i32(w, v_or_i32(v_slli_i32(v_and_i32(q[2], m10), 20), v_slli_i32(q[3], 30)));
+        return 1;
+    }
+    const vi m16 = v_set1_i32(0xffff);
+    word[0] = v_or_i32(v_and_i32(q[0], m16), v_slli_i32(q[1], 16));
+    word[1] = v_or_i32(v_and_i32(q[2], m16), v_slli_i32(q[3], 16));
+    return 2;
+}
+
+/* The words of a packed vertex held as SoA components: position x y z, the
+ * normal's words, the tangent's words; returns how many. */
+ALWAYS_INLINE int packed_words(const skin_job *job, const vf *o, vf *c)
+{
+    int d = 3;
+    vi w[2];
+    c[0] = o[0], c[1] = o[1], c[2] = o[2];
+    if (job->normals)
+        for (int i = 0, n = pack_vectors(job->vector_format, o, 3, w); i < n; ++i) c[d++] = v_as_float(w[i]);
+    if (job->tangents)
+        for (int i = 0, n = pack_vectors(job->vector_format, o, 6, w); i < n; ++i) c[d++] = v_as_float(w[i]);
+    return d;
+}
+
+/* Words per vertex when the packed vertex is tight (position, normal,
+ * tangent back to back, one shared stride of exactly those bytes), else 0. */
+static int tight_packed_words(const skin_job *job)
+{
+    if (job->soa || job->vector_format == SKIN_VECTOR_F32 || !job->normals) return 0;
+    const size_t vw = skin_vector_bytes(job->vector_format, 0) / 4;
+    const size_t words = 3 + vw * (job->tangents ? 2 : 1);
+    if (job->dst[3] != job->dst[0] + 12 || job->dst_stride[0] != 4 * words || job->dst_stride[3] != 4 * words) return 0;
+    if (job->tangents && (job->dst[6] != job->dst[3] + 4 * vw || job->dst_stride[6] != 4 * words)) return 0;
+    return (int)words;
+}
+
+/* The tight packed vertex from registers: groups of four words are
+ * transposed so each lane's group is one 128-bit chunk, stored whole (or
+ * its first 1..3 words): two or three stores a vertex, no byte written
+ * twice. */
+ALWAYS_INLINE void store_tight_packed(const skin_job *job, const vf *o, size_t v, const int words)
+{
+    vf c[8];
+    UNROLL for (int i = 0; i < 8; ++i) c[i] = v_zero();
+    packed_words(job, o, c); /* fills `words` of them */
+    char *dst = job->dst[0] + v * job->dst_stride[0];
+    const size_t stride = job->dst_stride[0];
+    UNROLL for (int g = 0; g < words; g += 4) {
+        vf a = c[g], b = g + 1 < words ? c[g + 1] : v_zero();
+        vf e = g + 2 < words ? c[g + 2] : v_zero(), f = g + 3 < words ? c[g + 3] : v_zero();
+        v_transpose4(&a, &b, &e, &f);
+        const vf t[4] = {a, b, e, f}; /* chunk k of t[q]: lane 4k + q */
+        const int n = words - g < 4 ? words - g : 4;
+        UNROLL for (int l = 0; l < W; ++l) {
+            const simde__m128 x = v_chunk(t[l % 4], l / 4);
+            float *p = (float *)(dst + (size_t)l * stride + 4 * (size_t)g);
+            if (n == 4) {
+                simde_mm_storeu_ps(p, x);
+            } else {
+                if (n >= 2) simde_mm_storel_pi((simde__m64 *)p, x);
+                if (n == 1) simde_mm_store_ss(p, x);
+                if (n == 3) simde_mm_store_ss(p + 2, simde_mm_movehl_ps(x, x));
+            }
+        }
     }
 }
 
@@ -540,8 +598,11 @@ static void store_lanes(const skin_job *job, const vf *o, size_t v, int lo, int 
     int32_t nword[2][W], tword[2][W];
     const size_t nbytes = skin_vector_bytes(format, 0), tbytes = skin_vector_bytes(format, 1);
     if (format != SKIN_VECTOR_F32) {
-        if (job->normals) pack_vectors(format, o, 3, nword);
-        if (job->tangents) pack_vectors(format, o, 6, tword);
+        vi w[2];
+        if (job->normals)
+            for (int i = 0, n = pack_vectors(format, o, 3, w); i < n; ++i) v_store_i32(nword[i], w[i]);
+        if (job->tangents)
+            for (int i = 0, n = pack_vectors(format, o, 6, w); i < n; ++i) v_store_i32(tword[i], w[i]);
     }
     for (int l = lo; l < hi; ++l) {
         const int floats = format == SKIN_VECTOR_F32 ? SKIN_COMPONENTS : 3;
@@ -568,7 +629,13 @@ ALWAYS_INLINE void store_block(const skin_job *job, writer *wr, const vf *o, siz
             wr->bmin[e] = v_min(o[e], wr->bmin[e]); /* a NaN lane keeps the bound */
             wr->bmax[e] = v_max(o[e], wr->bmax[e]);
         }
-    if (wr->packed == 10) {
+    if (wr->tight == 4) {
+        store_tight_packed(job, o, v, 4);
+    } else if (wr->tight == 5) {
+        store_tight_packed(job, o, v, 5);
+    } else if (wr->tight == 7) {
+        store_tight_packed(job, o, v, 7);
+    } else if (wr->packed == 10) {
         store_packed(job, wr, o, v, 10);
     } else if (wr->packed == 6) {
         store_packed(job, wr, o, v, 6);
@@ -809,6 +876,7 @@ void SKIN_KERNEL_NAME(const skin_job *job)
     writer wr;
     memset(&wr, 0, sizeof wr);
     wr.packed = packed_components(job);
+    wr.tight = tight_packed_words(job);
     /* Streaming stores need every block's vectors aligned: blocks start at
      * multiples of W, so aligned bases are enough. */
     wr.aligned = 1;

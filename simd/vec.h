@@ -54,6 +54,17 @@ static inline vi v_round_i32(vf a)
 static inline vi v_and_i32(vi a, vi b) { return simde_mm512_and_si512(a, b); }
 static inline vi v_or_i32(vi a, vi b) { return simde_mm512_or_si512(a, b); }
 static inline vi v_loadu_i32(const void *p) { return simde_mm512_loadu_si512(p); }
+static inline vf v_as_float(vi a) { return simde_mm512_castsi512_ps(a); }
+/* 128-bit chunk c (0..3); a switch keeps the immediates literal at -O0 */
+static inline simde__m128 v_chunk(vf a, int c)
+{
+    switch (c) {
+    case 0: return simde_mm512_castps512_ps128(a);
+    case 1: return simde_mm512_extractf32x4_ps(a, 1);
+    case 2: return simde_mm512_extractf32x4_ps(a, 2);
+    default: return simde_mm512_extractf32x4_ps(a, 3);
+    }
+}
 static inline int v_all_eq_i32(vi a, vi b) { return simde_mm512_cmpeq_epi32_mask(a, b) == 0xffff; }
 #define v_slli_i32(a, n) simde_mm512_slli_epi32(a, n)
 /* Zero-extends 16 uint16 in the low half of x: element i moves to 16-bit
@@ -201,6 +212,11 @@ static inline vi v_round_i32(vf a) { return simde_mm256_cvtps_epi32(a); }
 static inline vi v_and_i32(vi a, vi b) { return simde_mm256_and_si256(a, b); }
 static inline vi v_or_i32(vi a, vi b) { return simde_mm256_or_si256(a, b); }
 static inline vi v_loadu_i32(const void *p) { return simde_mm256_loadu_si256(p); }
+static inline vf v_as_float(vi a) { return simde_mm256_castsi256_ps(a); }
+static inline simde__m128 v_chunk(vf a, int c)
+{
+    return c ? simde_mm256_extractf128_ps(a, 1) : simde_mm256_castps256_ps128(a);
+}
 static inline int v_all_eq_i32(vi a, vi b) { return simde_mm256_movemask_epi8(simde_mm256_cmpeq_epi32(a, b)) == -1; }
 #define v_slli_i32(a, n) simde_mm256_slli_epi32(a, n)
 static inline vi v_load_u16(const uint16_t *p) { return simde_mm256_cvtepu16_epi32(simde_mm_loadu_si128(p)); }
@@ -284,6 +300,12 @@ static inline vi v_round_i32(vf a) { return simde_mm_cvtps_epi32(a); }
 static inline vi v_and_i32(vi a, vi b) { return simde_mm_and_si128(a, b); }
 static inline vi v_or_i32(vi a, vi b) { return simde_mm_or_si128(a, b); }
 static inline vi v_loadu_i32(const void *p) { return simde_mm_loadu_si128(p); }
+static inline vf v_as_float(vi a) { return simde_mm_castsi128_ps(a); }
+static inline simde__m128 v_chunk(vf a, int c)
+{
+    (void)c;
+    return a;
+}
 static inline int v_all_eq_i32(vi a, vi b) { return simde_mm_movemask_epi8(simde_mm_cmpeq_epi32(a, b)) == 0xffff; }
 #define v_slli_i32(a, n) simde_mm_slli_epi32(a, n)
 static inline vi v_load_u16(const uint16_t *p)

@@ -261,7 +261,7 @@ static const uint32_t joint_counts[] = {3, 16, 31, 64, 100, 255, 300};
 static void random_rigs(int lanes)
 {
     static const skin_weight_format wfs[] = {SKIN_WEIGHT_F32, SKIN_WEIGHT_UNORM16, SKIN_WEIGHT_UNORM8};
-    layout layouts[10];
+    layout layouts[11];
     layouts[0] = make_interleaved("interleaved pnt", 1, 1, 0);
     layouts[1] = make_interleaved("interleaved pn", 1, 0, 0);
     layouts[2] = make_interleaved("positions only", 0, 0, 0);
@@ -282,6 +282,7 @@ static void random_rigs(int lanes)
     layouts[7] = make_packed("interleaved pnt 1010102", SKIN_VECTOR_1010102, 1, 0);
     layouts[8] = make_packed("interleaved pnt snorm16", SKIN_VECTOR_SNORM16, 1, 0);
     layouts[9] = make_packed("interleaved pn 1010102, misaligned", SKIN_VECTOR_1010102, 0, 4);
+    layouts[10] = make_packed("interleaved pn snorm16", SKIN_VECTOR_SNORM16, 0, 0);
     const int layout_count = (int)(sizeof layouts / sizeof layouts[0]);
     const size_t L = (size_t)lanes;
     const size_t ranges[][2] = {{0, 0}, {5, 1}, {3, L - 1}, {5, L + 1}, {0, n}, {7, 999}, {L, 2 * L}};
