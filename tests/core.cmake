@@ -19,6 +19,7 @@ skin_core_test(test_golden)       # hand-computed LBS/DQS cases, formats, layout
 skin_core_test(test_properties)   # seeded-rig properties, palette helpers, influence helpers
 skin_core_test(test_split)        # range splits and thread counts are bit-identical
 skin_core_test(test_threads LABELS threads LIBS Threads::Threads) # pthreads on disjoint ranges
+skin_core_test(test_isa_race LABELS threads LIBS Threads::Threads) # skin_set_isa vs the first skin_get_isa
 skin_core_test(test_bad_input)    # every invalid argument: own status, output untouched
 skin_core_test(test_validate)     # skin_validate: status, vertex and slot of each problem
 skin_core_test(test_defects)      # issue 10 regressions: wide strides, helper NULL/non-finite input
