@@ -37,6 +37,11 @@ else()
   message(STATUS "No C++ compiler: core.test_cxx is not built")
 endif()
 
+# The top-level CMakeLists asks for no newer CMake than Ubuntu 22.04 ships.
+add_test(NAME core.cmake_minimum COMMAND ${CMAKE_COMMAND} -DSOURCE_DIR=${PROJECT_SOURCE_DIR}
+  -P ${CMAKE_CURRENT_SOURCE_DIR}/package/cmake_minimum_test.cmake)
+set_tests_properties(core.cmake_minimum PROPERTIES LABELS core TIMEOUT 30)
+
 # Configure, build and install the library as a shared package in a
 # temporary directory, check its exported symbols, and build a consumer
 # against it with find_package and with pkg-config.  Host builds only: a
