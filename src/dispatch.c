@@ -34,7 +34,12 @@ static int cpu_has(skin_isa isa)
 {
     switch (isa) {
     case SKIN_ISA_SCALAR: return 1;
-#if defined(SKIN_HAVE_X86_KERNELS)
+#if defined(SKIN_HAVE_X86_KERNELS) && defined(SKIN_PORTABLE_KERNELS)
+    /* Built without -m flags: SIMDe emulates what the CPU lacks. */
+    case SKIN_ISA_SSE2:
+    case SKIN_ISA_AVX2:
+    case SKIN_ISA_AVX512: return 1;
+#elif defined(SKIN_HAVE_X86_KERNELS)
     case SKIN_ISA_SSE2: return __builtin_cpu_supports("sse2");
     case SKIN_ISA_AVX2:
         return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
