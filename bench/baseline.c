@@ -21,15 +21,15 @@ static inline void store3(float *p, v4 v)
     simde_mm_store_ss(p + 2, simde_mm_movehl_ps(v, v));
 }
 
-void BASELINE_FN(const skin_mesh_desc *m, const baseline_palette *pal, float *out, size_t stride,
-                 size_t first, size_t count)
+/* The loop body, inlined into specialisations with constant influence
+ * count, formats and attributes (engines template theirs the same way). */
+static inline __attribute__((always_inline)) void skin_range(const skin_mesh_desc *m,
+        const baseline_palette *pal, float *out, size_t stride, size_t first, size_t count, int k,
+        int u8, skin_weight_format wf, int has_n, int has_t)
 {
-    const int k = (int)m->influence_count;
-    const int has_n = m->nx != NULL, has_t = m->tx != NULL;
     const uint32_t last = pal->joint_count - 1;
     const float *cols = pal->columns;
-    const int u8 = m->joint_format == SKIN_JOINT_U8;
-    const float wscale = m->weight_format == SKIN_WEIGHT_UNORM16 ? 1.0f / 65535.0f : 1.0f / 255.0f;
+    const float wscale = wf == SKIN_WEIGHT_UNORM16 ? 1.0f / 65535.0f : 1.0f / 255.0f;
     const v4 wmask = simde_mm_castsi128_ps(simde_mm_set_epi32(-1, 0, 0, 0));
     char *o = (char *)out + first * stride;
     const size_t end = first + count;
@@ -38,8 +38,8 @@ void BASELINE_FN(const skin_mesh_desc *m, const baseline_palette *pal, float *ou
         v4 c0 = simde_mm_setzero_ps(), c1 = c0, c2 = c0, c3 = c0;
         for (int i = 0; i < k; ++i) {
             uint32_t j = u8 ? ((const uint8_t *)m->joints[i])[v] : ((const uint16_t *)m->joints[i])[v];
-            float w = m->weight_format == SKIN_WEIGHT_F32 ? ((const float *)m->weights[i])[v]
-                    : m->weight_format == SKIN_WEIGHT_UNORM16
+            float w = wf == SKIN_WEIGHT_F32 ? ((const float *)m->weights[i])[v]
+                    : wf == SKIN_WEIGHT_UNORM16
                         ? (float)((const uint16_t *)m->weights[i])[v] * wscale
                         : (float)((const uint8_t *)m->weights[i])[v] * wscale;
             const float *mj = cols + 16 * (size_t)(j < last ? j : last);
@@ -75,6 +75,23 @@ void BASELINE_FN(const skin_mesh_desc *m, const baseline_palette *pal, float *ou
             simde_mm_storeu_ps(f + 6, t);
         }
     }
+}
+
+void BASELINE_FN(const skin_mesh_desc *m, const baseline_palette *pal, float *out, size_t stride,
+                 size_t first, size_t count)
+{
+    const int k = (int)m->influence_count, u8 = m->joint_format == SKIN_JOINT_U8;
+    const skin_weight_format wf = m->weight_format;
+    const int has_n = m->nx != NULL, has_t = m->tx != NULL;
+    /* The benchmarked cases get a specialisation; the rest the generic loop. */
+    if (k == 4 && has_n && has_t && !u8 && wf == SKIN_WEIGHT_F32)
+        skin_range(m, pal, out, stride, first, count, 4, 0, SKIN_WEIGHT_F32, 1, 1);
+    else if (k == 4 && has_n && has_t && u8 && wf == SKIN_WEIGHT_UNORM16)
+        skin_range(m, pal, out, stride, first, count, 4, 1, SKIN_WEIGHT_UNORM16, 1, 1);
+    else if (k == 8 && has_n && has_t && !u8 && wf == SKIN_WEIGHT_F32)
+        skin_range(m, pal, out, stride, first, count, 8, 0, SKIN_WEIGHT_F32, 1, 1);
+    else
+        skin_range(m, pal, out, stride, first, count, k, u8, wf, has_n, has_t);
 }
 
 #if !defined(BASELINE_WIDE)
