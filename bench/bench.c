@@ -38,7 +38,13 @@ typedef struct bcase {
     size_t n;
     int threads;
     int ofmt;      /* OUT_*: normal/tangent output format */
+    int rig;       /* RIG_* */
 } bcase;
+
+/* Rigs: random joints (B.joints of them), or the coherent rig of
+ * tests/support (smooth joints along the vertex order, mostly 1-2
+ * influences), both 64-vertex-aligned copies in a dataset. */
+enum { RIG_RANDOM = 0, RIG_COHERENT = 1 };
 
 typedef struct result {
     bcase c;
@@ -98,6 +104,13 @@ static double load_average(void)
     return l;
 }
 
+static const char *rig_name(int r)
+{
+    static char random[32];
+    snprintf(random, sizeof random, "random%u", (unsigned)B.joints);
+    return r == RIG_COHERENT ? "coherent" : random;
+}
+
 static const char *attr_name(int a) { return a == ATTR_P ? "p" : a == ATTR_PN ? "pn" : "pnt"; }
 static const char *method_name(int m)
 {
@@ -135,7 +148,7 @@ static const char *case_isa(const bcase *c)
 
 typedef struct dataset {
     size_t n;
-    int k, packed;
+    int k, packed, rig;
     unsigned long last_use;
     float *s[10];
     void *j[SKIN_MAX_INFLUENCES], *w[SKIN_MAX_INFLUENCES];
@@ -189,11 +202,11 @@ static void dataset_from_rig(dataset *d, const rig *r, int packed)
     }
 }
 
-static const dataset *dataset_get(size_t n, int k, int packed)
+static const dataset *dataset_get(size_t n, int k, int packed, int rig_kind)
 {
     dataset *d = &D[0];
     for (int i = 0; i < DATASETS; ++i) {
-        if (D[i].n == n && D[i].k == k && D[i].packed == packed) {
+        if (D[i].n == n && D[i].k == k && D[i].packed == packed && D[i].rig == rig_kind) {
             D[i].last_use = ++use_clock;
             return &D[i];
         }
@@ -203,11 +216,12 @@ static const dataset *dataset_get(size_t n, int k, int packed)
     rig r;
     rig_options o = {n, B.joints, (uint32_t)k, packed ? SKIN_JOINT_U8 : SKIN_JOINT_U16,
                      packed ? SKIN_WEIGHT_UNORM16 : SKIN_WEIGHT_F32, 0, 0x5eed0000u + (uint64_t)k};
-    if (rig_random(&r, &o)) {
+    if ((rig_kind == RIG_COHERENT ? rig_coherent : rig_random)(&r, &o)) {
         fprintf(stderr, "skin-bench: out of memory building a rig\n");
         exit(2);
     }
     dataset_from_rig(d, &r, packed);
+    d->rig = rig_kind;
     rig_free(&r);
     d->last_use = ++use_clock;
     return d;
@@ -374,7 +388,7 @@ static int same_case(const bcase *a, const bcase *b)
 {
     return a->method == b->method && a->isa == b->isa && a->k == b->k && a->attrs == b->attrs &&
            a->soa == b->soa && a->packed == b->packed && a->streaming == b->streaming &&
-           a->n == b->n && a->threads == b->threads && a->ofmt == b->ofmt;
+           a->n == b->n && a->threads == b->threads && a->ofmt == b->ofmt && a->rig == b->rig;
 }
 
 static const result *find(const bcase *c)
@@ -393,8 +407,8 @@ static bcase floor_of(const bcase *c)
 
 static void print_header(void)
 {
-    printf("%-8s %-7s %2s %-4s %-6s %-6s %-7s %-9s %8s %3s %9s %9s %5s %6s %7s %8s\n", "method", "isa",
-           "k", "attr", "output", "joints", "weights", "stores", "vertices", "thr", "median", "min",
+    printf("%-8s %-8s %-7s %2s %-4s %-6s %-6s %-7s %-9s %8s %3s %9s %9s %5s %6s %7s %8s\n", "method", "rig",
+           "isa", "k", "attr", "output", "joints", "weights", "stores", "vertices", "thr", "median", "min",
            "B/v", "GB/s", "/floor", "base/");
 }
 
@@ -411,8 +425,8 @@ static void print_row(const result *r)
         if (c->method != METHOD_BASELINE && (sr = find(&s)) && sr->ok)
             snprintf(sc, sizeof sc, "%.2f", sr->med / r->med);
     }
-    printf("%-8s %-7s %2d %-4s %-6s %-6s %-7s %-9s %8zu %3d %9.3f %9.3f %5.0f %6.2f %7s %8s\n",
-           method_name(c->method), case_isa(c), c->k, attr_name(c->attrs), c->soa ? "soa" : "inter",
+    printf("%-8s %-8s %-7s %2d %-4s %-6s %-6s %-7s %-9s %8zu %3d %9.3f %9.3f %5.0f %6.2f %7s %8s\n",
+           method_name(c->method), rig_name(c->rig), case_isa(c), c->k, attr_name(c->attrs), c->soa ? "soa" : "inter",
            c->packed ? "u8" : "u16", c->packed ? "unorm16" : "f32", c->streaming ? "streaming" : "normal",
            c->n, c->threads, r->med, r->min, r->bytes, r->bytes / r->med, fl, sc);
     fflush(stdout);
@@ -437,7 +451,7 @@ static const result *get(bcase c)
         }
         outputs_reserve(c.n);
         runner run;
-        runner_init(&run, &c, dataset_get(c.n, c.k, c.packed));
+        runner_init(&run, &c, dataset_get(c.n, c.k, c.packed, c.rig));
         r.ok = measure(&run, &r.med, &r.min);
         if (!r.ok) exit(2);
     }
@@ -453,7 +467,7 @@ static const result *get(bcase c)
 
 static bcase kcase(int method, skin_isa isa, int k, int attrs, size_t n, int threads)
 {
-    return (bcase){method, isa, k, attrs, 0, 0, 0, n, threads, OUT_F32};
+    return (bcase){method, isa, k, attrs, 0, 0, 0, n, threads, OUT_F32, RIG_RANDOM};
 }
 
 /* ---------------------------------------------------------------- sweep */
@@ -503,6 +517,12 @@ static void full_sweep(void)
                         for (int m = SKIN_LBS; m <= SKIN_DQS; ++m) {
                             c = kcase(m, B.isas[i], ks[ki], a, sizes[si], t);
                             get(c);
+                            if (a == ATTR_PNT && ks[ki] == 4 && t == 1) {
+                                bcase h = c;
+                                h.rig = RIG_COHERENT;
+                                if (has_baseline(h.isa)) get(baseline_of(&h));
+                                get(h);
+                            }
                             if (a != ATTR_PNT || ks[ki] < 4) continue;
                             /* Variants of the p+n+t case: packed inputs (4 and
                              * 8 influences), SoA output, streaming stores. */
@@ -577,6 +597,15 @@ static double r_thrn(skin_isa i)
     return med_of(cn) / med_of(c2);
 }
 
+/* The coherent rig (like a real mesh) against the baseline at its maximum
+ * influence count: reported, not a bar (the bar is on real assets). */
+static double r_coherent100(skin_isa i)
+{
+    bcase c = lbs(i, K100);
+    c.rig = RIG_COHERENT;
+    return med_of(baseline_of(&c)) / med_of(c);
+}
+
 static const bar_def BARS[] = {
     {PER_ISA, "LBS-4 pnt random64 10k 1t: baseline / skin (min)", r_base10, 2.0, 0},
     {PER_ISA, "LBS-4 pnt random64 100k 1t: baseline / skin (median)", r_base100, 2.0, 0},
@@ -623,6 +652,8 @@ static void bars(void)
             get(baseline_of(&c));
             c.n = K100;
             get(baseline_of(&c));
+            c.rig = RIG_COHERENT;
+            get(baseline_of(&c));
         }
     printf("\nbars: ratios measured in this run (LBS/DQS 4 influences, p+n+t into the interleaved\n"
            "40-byte vertex, u16 joints + f32 weights, 64-joint random rig unless said; compute-bound\n"
@@ -649,17 +680,19 @@ static void bars(void)
     }
     printf("bars: %d missed, %d pending\n", bars_missed, bars_pending);
 
+    for (int i = 0; i < B.isa_count; ++i)
+        if (has_baseline(B.isas[i])) r_coherent100(B.isas[i]);
     /* The per-ISA table: ns/vertex and speed-up over the same-width baseline. */
     printf("\nper-ISA table, LBS-4 p+n+t random64 1 thread (ns/vertex: 10k min, 100k median)\n");
-    printf("  %-7s %9s %9s %9s %9s %8s %8s %8s\n", "isa", "base 10k", "skin 10k", "base 100k",
-           "skin 100k", "x 10k", "x 100k", "DQS/LBS");
+    printf("  %-7s %9s %9s %9s %9s %8s %8s %8s %9s\n", "isa", "base 10k", "skin 10k", "base 100k",
+           "skin 100k", "x 10k", "x 100k", "DQS/LBS", "coh x100k");
     for (int i = 0; i < B.isa_count; ++i) {
         skin_isa isa = B.isas[i];
         if (!has_baseline(isa)) continue;
         bcase c10 = lbs(isa, K10), c100 = lbs(isa, K100);
-        printf("  %-7s %9.3f %9.3f %9.3f %9.3f %8.2f %8.2f %8.2f\n", skin_isa_name(isa),
+        printf("  %-7s %9.3f %9.3f %9.3f %9.3f %8.2f %8.2f %8.2f %9.2f\n", skin_isa_name(isa),
                min_of(baseline_of(&c10)), min_of(c10), med_of(baseline_of(&c100)), med_of(c100),
-               r_base10(isa), r_base100(isa), r_dqs100(isa));
+               r_base10(isa), r_base100(isa), r_dqs100(isa), r_coherent100(isa));
     }
 }
 
@@ -711,11 +744,11 @@ static int write_json(const char *path)
                 "\"output\": \"%s\", \"joint_format\": \"%s\", \"weight_format\": \"%s\", "
                 "\"stores\": \"%s\", \"vertices\": %zu, \"threads\": %d, \"ns_per_vertex_median\": %.4f, "
                 "\"ns_per_vertex_min\": %.4f, \"bytes_per_vertex\": %.0f, \"gbps\": %.3f, "
-                "\"rig\": \"random%u\", \"output_format\": \"%s\"}",
+                "\"rig\": \"%s\", \"output_format\": \"%s\"}",
                 first ? "" : ",", method_name(c->method), case_isa(c), c->k, attr_name(c->attrs),
                 c->soa ? "soa" : "interleaved", c->packed ? "u8" : "u16", c->packed ? "unorm16" : "f32",
                 c->streaming ? "streaming" : "normal", c->n, c->threads, r->med, r->min, r->bytes,
-                r->bytes / r->med, B.joints, output_format_names[c->ofmt]);
+                r->bytes / r->med, rig_name(c->rig), output_format_names[c->ofmt]);
         first = 0;
     }
     fprintf(f, "\n]\n");
