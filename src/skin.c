@@ -72,6 +72,11 @@ static skin_status prepare_output(const skin_mesh_desc *mesh, const skin_output 
     } else {
         return SKIN_ERROR_INVALID_FORMAT;
     }
+    const skin_vector_format vf = out->vector_format;
+    if (vf != SKIN_VECTOR_F32 && vf != SKIN_VECTOR_SNORM16 && vf != SKIN_VECTOR_1010102)
+        return SKIN_ERROR_INVALID_FORMAT;
+    if (vf != SKIN_VECTOR_F32 && out->layout == SKIN_LAYOUT_SOA) return SKIN_ERROR_INVALID_FORMAT;
+    job->vector_format = vf;
     job->normals = want_n != NULL;
     job->tangents = want_t != NULL;
     if (job->normals && !mesh->nx) return SKIN_ERROR_MISSING_ATTRIBUTE;
@@ -96,11 +101,11 @@ static skin_status prepare_output(const skin_mesh_desc *mesh, const skin_output 
     if ((s = check_stride(out->position, out->position_stride, 12)) != SKIN_OK) return s;
     set_strided(job, 0, 3, out->position, out->position_stride);
     if (job->normals) {
-        if ((s = check_stride(out->normal, out->normal_stride, 12)) != SKIN_OK) return s;
+        if ((s = check_stride(out->normal, out->normal_stride, skin_vector_bytes(vf, 0))) != SKIN_OK) return s;
         set_strided(job, 3, 3, out->normal, out->normal_stride);
     }
     if (job->tangents) {
-        if ((s = check_stride(out->tangent, out->tangent_stride, 16)) != SKIN_OK) return s;
+        if ((s = check_stride(out->tangent, out->tangent_stride, skin_vector_bytes(vf, 1))) != SKIN_OK) return s;
         set_strided(job, 6, 4, out->tangent, out->tangent_stride);
     }
     return SKIN_OK;

@@ -148,13 +148,14 @@ typedef enum skin_method {
      *  M's 3x3 (for n: the blended normal matrix when the palette has them). */
     SKIN_LBS = 1,
     /**
-     * Dual quaternion (Kavan et al., DLB): b = sum s_i w_i dq_i with
-     * s_i = -1 if dot(real_i, real_0) < 0, else +1, the pivot being influence
-     * slot 0; b is divided by |b.real|.  If |b.real| < 1e-6 (which, with the
-     * sign rule, needs slot 0's weight to be about zero: all weights zero, or
-     * the other influences cancelling each other) the pivot joint's own
-     * transform (its dual quaternion and scale, unblended) is used instead,
-     * so the result is deterministic.
+     * Dual quaternion (Kavan et al., DLB).  The pivot is the influence with
+     * the largest weight (the lowest slot on ties), so a zero-weight slot
+     * never decides the signs; b = sum s_i w_i dq_i with s_i = -1 if
+     * dot(real_i, real_pivot) < 0, else +1; b is divided by |b.real|.  Since
+     * the pivot's own term adds at least its weight along real_pivot,
+     * |b.real| < 1e-6 happens only when every weight is (about) zero; then
+     * the pivot joint's own transform (its dual quaternion and scale,
+     * unblended) is used instead, so the result is deterministic.
      * Normals and tangents are rotated only.  With per-joint scales, the
      * blended scale s = sum w_i scale_i multiplies p and t and divides n
      * before the rigid part.
@@ -191,13 +192,30 @@ typedef enum skin_layout {
 #define SKIN_OUTPUT_ALL_FLAGS (SKIN_OUTPUT_STREAMING | SKIN_OUTPUT_NORMALIZE)
 
 /**
+ * How normals and tangents are written in the strided layout.  Vulkan's
+ * float-to-snorm rule: each component is clamped to [-1, 1] (NaN becomes 1),
+ * scaled by 2^(bits-1) - 1 and rounded to nearest, ties to even.
+ */
+typedef enum skin_vector_format {
+    SKIN_VECTOR_F32 = 0,     /**< floats: normal 12 bytes (x y z), tangent 16 (x y z w) */
+    /** 4 x int16 snorm, 8 bytes: x y z w; normals get w = 0, tangents their w
+     *  (VK_FORMAT_R16G16B16A16_SNORM). */
+    SKIN_VECTOR_SNORM16 = 1,
+    /** One uint32, 4 bytes: 10-bit snorm x in bits 0-9, y in 10-19, z in
+     *  20-29, and a 2-bit snorm w in bits 30-31: 0 for normals, the tangent's
+     *  w (the handedness sign) for tangents (VK_FORMAT_A2B10G10R10_SNORM_PACK32). */
+    SKIN_VECTOR_1010102 = 2
+} skin_vector_format;
+
+/**
  * Where skinned vertices go.  Positions are required.  Normals (tangents) are
  * written when the output's normal (tangent) pointer is set, and then the mesh
  * must have normals (tangents): otherwise SKIN_ERROR_MISSING_ATTRIBUTE.
  * Output element v always belongs to vertex v: skinning the range
  * [first, first+count) writes exactly elements first .. first+count-1 and
- * nothing else (for the strided layout: exactly the 12/12/16 bytes of each
- * element, never the bytes between elements).
+ * nothing else (for the strided layout: exactly the bytes of each element,
+ * 12/12/16 for floats, fewer for packed vectors, never the bytes between
+ * elements).
  *
  * bounds (optional): if not NULL, receives the axis-aligned box of the
  * skinned positions of the range as min x y z, max x y z.  For an empty range
@@ -218,6 +236,12 @@ typedef struct skin_output {
      * attribute's streams must be set too. */
     float *soa[10];
     float *bounds;          /**< optional, 6 floats */
+    /** Normals and tangents of the strided layout (zero: floats).  A packed
+     *  format shrinks the elements (normal_stride and tangent_stride >= 8
+     *  for SNORM16, >= 4 for 1010102); the SoA layout takes only
+     *  SKIN_VECTOR_F32.  Unknown values: SKIN_ERROR_INVALID_FORMAT.  The
+     *  kernels pack in their store step, in the same pass. */
+    skin_vector_format vector_format;
 } skin_output;
 
 /* --------------------------------------------------------------- skinning */
@@ -231,6 +255,15 @@ typedef struct skin_output {
  * threads.  Any number of threads may call it at once on disjoint ranges of
  * the same output.  For a given ISA, the output of a vertex does not depend
  * on how the mesh is split into ranges.
+ *
+ * The SIMD kernels work on blocks of W vertices (W = 4, 8 or 16 by ISA, at
+ * absolute indices that are multiples of W) and skip the trailing influence
+ * slots whose weights are zero in the whole block, as real meshes store
+ * their unused slots.  With a finite palette and non-negative weights this
+ * changes no bit.  A non-finite palette entry reached only with weight zero
+ * (0 * inf = NaN) may or may not reach the output, depending on the other
+ * vertices of the block; with negative weights DQS may pick another pivot.
+ * Either way the result stays the same for any split into ranges.
  */
 SKIN_API skin_status skin_mesh(const skin_mesh_desc *mesh, const skin_palette *palette,
                                skin_method method, const skin_output *out,
@@ -238,12 +271,14 @@ SKIN_API skin_status skin_mesh(const skin_mesh_desc *mesh, const skin_palette *p
 
 /**
  * Skins the whole mesh on `threads` OpenMP threads (threads <= 0: the OpenMP
- * default).  Work is split into chunks of whole multiples of 64 vertices
- * (at least 4096, about eight per thread, scheduled dynamically), so when
- * each output base is 64-byte aligned no two threads write the same cache
- * line.  The result is bit-identical to one skin_mesh call over the
- * whole mesh.  Built without OpenMP, it runs serially.  Do not call it on many
- * threads at once unless nested OpenMP parallelism is what you want.
+ * default).  A small mesh uses fewer: one thread per 2048 vertices at most,
+ * so it never runs slower for having more cores.  Work is split into chunks
+ * of whole multiples of 64 vertices (at least 1024, about four per thread,
+ * scheduled dynamically), so when each output base is 64-byte aligned no two
+ * threads write the same cache line.  The result is bit-identical to one
+ * skin_mesh call over the whole mesh.  Built without OpenMP, it runs
+ * serially.  Do not call it on many threads at once unless nested OpenMP
+ * parallelism is what you want.
  */
 SKIN_API skin_status skin_mesh_parallel(const skin_mesh_desc *mesh, const skin_palette *palette,
                                         skin_method method, const skin_output *out, int threads);
