@@ -10,9 +10,15 @@
  *  - Quaternions are stored x, y, z, w.  A dual quaternion is 8 floats:
  *    real x y z w, then dual x y z w.
  *  - Every function is thread-safe and reentrant unless its comment says
- *    otherwise; none allocates memory.
+ *    otherwise.  None allocates memory itself; the one exception is
+ *    skin_mesh_parallel, whose OpenMP runtime allocates (and keeps) its
+ *    thread pool and per-thread state on first use.
  *  - No function asserts on user input: bad arguments return a negative
- *    skin_status and leave every output untouched.
+ *    skin_status and leave every output untouched.  The two helpers that
+ *    return no skin_status (skin_matrix_to_dual_quat, which returns flags)
+ *    say in their comment what they do with bad arguments.
+ *  - Palette helpers index joints with size_t offsets: any uint32_t
+ *    joint_count works, given buffers that large.
  */
 #ifndef SKIN_SKIN_H
 #define SKIN_SKIN_H
@@ -59,9 +65,10 @@ typedef enum skin_status {
     SKIN_ERROR_INVALID_RANGE = -3,     /**< first + count exceeds vertex_count */
     SKIN_ERROR_INVALID_INFLUENCES = -4,/**< influence_count not in 1..8 */
     SKIN_ERROR_INVALID_FORMAT = -5,    /**< unknown joint, weight or output layout */
-    SKIN_ERROR_INVALID_STRIDE = -6,    /**< output stride smaller than its element or
-                                            not a multiple of 4, or an output pointer
-                                            not 4-byte aligned */
+    SKIN_ERROR_INVALID_STRIDE = -6,    /**< output stride smaller than its element,
+                                            not a multiple of 4, or so large that
+                                            stride * vertex_count > PTRDIFF_MAX; or an
+                                            output pointer not 4-byte aligned */
     SKIN_ERROR_INVALID_METHOD = -7,    /**< unknown skin_method */
     SKIN_ERROR_INVALID_FLAGS = -8,     /**< unknown bits in skin_output.flags */
     SKIN_ERROR_MISSING_ATTRIBUTE = -9, /**< output asks for an attribute the input lacks */
@@ -226,11 +233,13 @@ typedef struct skin_output {
     uint32_t flags; /**< SKIN_OUTPUT_* bits */
     /* SKIN_LAYOUT_STRIDED */
     float *position;
-    size_t position_stride; /**< bytes, >= 12 */
+    size_t position_stride; /**< bytes, >= 12, multiple of 4; no upper limit
+                                 but stride * vertex_count <= PTRDIFF_MAX */
     float *normal;
-    size_t normal_stride;   /**< bytes, >= 12 */
+    size_t normal_stride;   /**< bytes, >= the element (12 as floats; see
+                                 vector_format), same rules */
     float *tangent;
-    size_t tangent_stride;  /**< bytes, >= 16 */
+    size_t tangent_stride;  /**< bytes, >= the element (16 as floats), same rules */
     /* SKIN_LAYOUT_SOA: px py pz [nx ny nz] [tx ty tz tw]; normals (tangents)
      * are written iff soa[3] (soa[6]) is not NULL, and then the rest of that
      * attribute's streams must be set too. */
@@ -253,8 +262,11 @@ typedef struct skin_output {
  * SKIN_OK, or an error status with nothing written.  count == 0 is valid and
  * writes nothing (except bounds).  Reentrant and allocation-free; never starts
  * threads.  Any number of threads may call it at once on disjoint ranges of
- * the same output.  For a given ISA, the output of a vertex does not depend
- * on how the mesh is split into ranges.
+ * the same output.  For a given ISA and finite inputs (positions, normals,
+ * tangents, weights, palette), the output of a vertex does not depend on how
+ * the mesh is split into ranges.  With a NaN input the output is NaN
+ * wherever it would be with any split, but which NaN payload (bits) it
+ * carries may differ: two paths may pick different NaN operands.
  *
  * The SIMD kernels work on blocks of W vertices (W = 4, 8 or 16 by ISA, at
  * absolute indices that are multiples of W) and skip the trailing influence
@@ -263,7 +275,8 @@ typedef struct skin_output {
  * changes no bit.  A non-finite palette entry reached only with weight zero
  * (0 * inf = NaN) may or may not reach the output, depending on the other
  * vertices of the block; with negative weights DQS may pick another pivot.
- * Either way the result stays the same for any split into ranges.
+ * Either way the result stays the same for any split into ranges (up to NaN
+ * payloads, as above).
  */
 SKIN_API skin_status skin_mesh(const skin_mesh_desc *mesh, const skin_palette *palette,
                                skin_method method, const skin_output *out,
@@ -276,8 +289,10 @@ SKIN_API skin_status skin_mesh(const skin_mesh_desc *mesh, const skin_palette *p
  * of whole multiples of 64 vertices (at least 1024, about four per thread,
  * scheduled dynamically), so when each output base is 64-byte aligned no two
  * threads write the same cache line.  The result is bit-identical to one
- * skin_mesh call over the whole mesh.  Built without OpenMP, it runs
- * serially.  Do not call it on many threads at once unless nested OpenMP
+ * skin_mesh call over the whole mesh (NaN payloads aside, as for
+ * skin_mesh).  Built without OpenMP, it runs serially.  This is the one
+ * function that may allocate: the OpenMP runtime creates its thread pool on
+ * first use.  Do not call it on many threads at once unless nested OpenMP
  * parallelism is what you want.
  */
 SKIN_API skin_status skin_mesh_parallel(const skin_mesh_desc *mesh, const skin_palette *palette,
@@ -346,6 +361,9 @@ SKIN_API skin_status skin_apply_inverse_bind(uint32_t joint_count, const float *
  * Returns SKIN_NONRIGID_* bits describing what the dual quaternion (with the
  * scale, if requested) leaves out; 0 for a rigid matrix.  Tolerance 1e-4.
  * A mirrored matrix has its x scale negated to recover a rotation.
+ * A matrix with a NaN or infinite element returns SKIN_NONRIGID_DEGENERATE
+ * and the identity (dq = 0 0 0 1  0 0 0 0, scale = 1 1 1).  matrix or dq
+ * NULL: returns SKIN_NONRIGID_DEGENERATE and writes nothing.
  */
 SKIN_API uint32_t skin_matrix_to_dual_quat(const float matrix[12], float dq[8], float scale[3]);
 
@@ -363,8 +381,9 @@ SKIN_API skin_status skin_matrices_to_dual_quats(uint32_t joint_count, const flo
 
 /** Dual quaternion (+ optional per-axis scale, NULL = 1) to a 3x4 matrix
  *  M = [R*diag(scale) | t].  The real part need not be unit length: it is
- *  normalised first. */
-SKIN_API void skin_dual_quat_to_matrix(const float dq[8], const float scale[3], float matrix[12]);
+ *  normalised first (a zero or non-finite length counts as 1).  dq or
+ *  matrix NULL: SKIN_ERROR_NULL_ARGUMENT, nothing written. */
+SKIN_API skin_status skin_dual_quat_to_matrix(const float dq[8], const float scale[3], float matrix[12]);
 
 /**
  * Load-time weight normalisation of float weights in place: each vertex's
@@ -383,8 +402,9 @@ SKIN_API skin_status skin_normalize_weights(size_t vertex_count, uint32_t influe
  * each of vertex_count entries.  Weights are normalised to sum to one; unorm
  * outputs are rounded so that the integer sum is exactly 65535 (255), the
  * rounding remainder going to the largest weight.  A u16 joint that does not
- * fit a u8 output returns SKIN_ERROR_INVALID_FORMAT (nothing is written past
- * the vertex before it).
+ * fit a u8 output returns SKIN_ERROR_INVALID_FORMAT; every joint is checked
+ * before anything is written, so then no output is touched.
+ * vertex_count > SIZE_MAX / 16: SKIN_ERROR_INVALID_COUNT.
  */
 SKIN_API skin_status skin_deinterleave_influences(size_t vertex_count, uint32_t set_count,
                                                   skin_joint_format in_joint_format,
