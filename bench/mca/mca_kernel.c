@@ -7,6 +7,13 @@
 #define SKIN_KERNEL_NAME skin_kernel_mca
 #include "../../simd/kernel.c"
 
+/* llvm-mca reads its markers from assembler comments */
+#if defined(__aarch64__)
+#define MCA_COMMENT "//"
+#else
+#define MCA_COMMENT "#"
+#endif
+
 #define MCA_CASE(name, method_, k_)                                                            \
     void mca_##name(const skin_mesh_desc *in_mesh, const skin_palette *pal, float *out);        \
     void mca_##name(const skin_mesh_desc *in_mesh, const skin_palette *pal, float *out)         \
@@ -30,12 +37,12 @@
         for (int i = 0; i < k_; ++i) in.joints[i] = mesh.joints[i], in.weights[i] = mesh.weights[i]; \
         writer wr;                                                                              \
         memset(&wr, 0, sizeof wr);                                                              \
-        wr.packed = packed_components(&job);                                                    \
-        __asm__ volatile("# LLVM-MCA-BEGIN " #name ::: "memory");                              \
+        wr.packed = 10;                                                                         \
+        __asm__ volatile(MCA_COMMENT " LLVM-MCA-BEGIN " #name ::: "memory");                              \
         vf o[SKIN_COMPONENTS];                                                                  \
         skin_block(&c, &in, 0, o, method_, k_, FETCH_ROWS);                                     \
-        store_block(&job, &wr, o, 0);                                                           \
-        __asm__ volatile("# LLVM-MCA-END " #name ::: "memory");                                \
+        store_packed(&job, &wr, o, 0, 10); /* the 40-byte vertex */                    \
+        __asm__ volatile(MCA_COMMENT " LLVM-MCA-END " #name ::: "memory");                                \
     }
 
 MCA_CASE(lbs4, SKIN_LBS, 4)

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Static cost of the hot block of each kernel, per core model, with llvm-mca
+# (there is no ARM hardware here).  The harnesses in bench/mca/ put one
+# kernel block (LBS-4 and DQS-4, p+n+t into the 40-byte vertex, u16 joints,
+# f32 weights, 64 joints) and one vertex of the per-vertex baseline between
+# LLVM-MCA markers, with every format a constant; clang-14 -O3 compiles both
+# for each ISA, the marked region is cut out and llvm-mca models it on:
+#   neon:   cortex-a55, cortex-a76
+#   sse2:   znver3, skylake, icelake-server
+#   avx2:   znver3, skylake, icelake-server
+#   avx512: icelake-server
+# Prints cycles per vertex and the baseline/kernel ratio; with --json FILE
+# also writes [{isa, cpu, case, cycles_per_vertex}, ...].  The library
+# itself is built with gcc: these are estimates of the code's shape, for
+# comparing kernel with baseline on cores we cannot run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+json=""
+while [ $# -gt 0 ]; do
+  case $1 in
+    --json) json=$2; shift 2 ;;
+    *) echo "usage: $0 [--json FILE]" >&2; exit 2 ;;
+  esac
+done
+cc=$(command -v clang-14 || command -v clang) || { echo "kernel-cost: clang not found" >&2; exit 1; }
+mca=$(command -v llvm-mca-14 || command -v llvm-mca) || { echo "kernel-cost: llvm-mca not found" >&2; exit 1; }
+simde=$(dirname "$(dirname "$(find /usr/include /usr/local/include -path '*simde/x86/avx512.h' 2>/dev/null | head -n 1)")")
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# isa | lanes | compiler flags | llvm-mca flags per cpu (space-separated cpus)
+targets=(
+  "neon|4|--target=aarch64-linux-gnu|-mtriple=aarch64-linux-gnu|cortex-a55 cortex-a76"
+  "sse2|4|-msse2||znver3 skylake icelake-server"
+  "avx2|8|-mavx2 -mfma||znver3 skylake icelake-server"
+  "avx512|16|-mavx512f -mavx512vl -mavx512bw -mavx512dq -mavx2 -mfma||icelake-server"
+)
+
+# cycles_per_iteration FILE.s REGION MCAFLAGS CPU
+cycles() {
+  awk -v r="$2" '$0 ~ "LLVM-MCA-BEGIN " r "$" {f=1; next} $0 ~ "LLVM-MCA-END " r "$" {f=0} f' "$1" >"$work/region.s"
+  # shellcheck disable=SC2086
+  "$mca" $3 -mcpu="$4" -iterations=200 "$work/region.s" 2>/dev/null |
+    awk '/^Iterations:/ {it=$2} /^Total Cycles:/ {c=$3} END {if (it > 0) printf "%.3f", c / it}'
+}
+
+records=()
+printf '%-7s %-15s %-10s %10s\n' isa cpu case cycles/v
+for t in "${targets[@]}"; do
+  IFS='|' read -r isa lanes cflags mflags cpus <<<"$t"
+  # shellcheck disable=SC2086
+  "$cc" -O3 -S $cflags -DSKIN_W="$lanes" -Iinclude -Isrc -I"$simde" -o "$work/k.s" bench/mca/mca_kernel.c
+  # shellcheck disable=SC2086
+  "$cc" -O3 -S $cflags -Iinclude -I"$simde" -o "$work/b.s" bench/mca/mca_baseline.c
+  for cpu in $cpus; do
+    base=$(cycles "$work/b.s" baseline4 "$mflags" "$cpu")
+    for c in lbs4 dqs4; do
+      per_block=$(cycles "$work/k.s" "$c" "$mflags" "$cpu")
+      v=$(awk -v b="$per_block" -v w="$lanes" 'BEGIN {printf "%.3f", b / w}')
+      printf '%-7s %-15s %-10s %10s\n' "$isa" "$cpu" "$c" "$v"
+      records+=("{\"isa\": \"$isa\", \"cpu\": \"$cpu\", \"case\": \"$c\", \"cycles_per_vertex\": $v}")
+      [ "$c" = lbs4 ] && lbs=$v
+    done
+    printf '%-7s %-15s %-10s %10s   baseline/lbs4 = %s\n' "$isa" "$cpu" baseline4 "$base" \
+      "$(awk -v b="$base" -v l="$lbs" 'BEGIN {printf "%.2f", b / l}')"
+    records+=("{\"isa\": \"$isa\", \"cpu\": \"$cpu\", \"case\": \"baseline4\", \"cycles_per_vertex\": $base}")
+  done
+done
+if [ -n "$json" ]; then
+  { echo "["; for i in "${!records[@]}"; do
+      sep=,; [ "$i" -eq $((${#records[@]} - 1)) ] && sep=""
+      echo "  ${records[$i]}$sep"
+    done; echo "]"; } >"$json"
+fi
