@@ -1,5 +1,6 @@
 # Package test, run with cmake -P:
 #   -DSOURCE_DIR=<skin source> -DWORK_DIR=<scratch dir> -DCONSUMER_DIR=<consumer source>
+#   [-DASSETS_CONSUMER_DIR=<skin::assets consumer source>]
 #   [-DC_COMPILER=<cc>] [-DGENERATOR=<cmake generator>]
 # Configures skin as a shared library (no tests, bench, examples or Vulkan),
 # installs it into a scratch prefix, checks that every exported function of
@@ -117,6 +118,32 @@ run("consumer build (pkg-config)" ${C_COMPILER} "${CONSUMER_DIR}/consumer.c" ${f
 run("consumer run (pkg-config)" ${CMAKE_COMMAND} -E env "LD_LIBRARY_PATH=${libdir}"
     "${WORK_DIR}/consumer-pc")
 message(STATUS "${run_output}")
+
+# The core library never depends on assimp.
+find_program(READELF readelf)
+if(READELF)
+  run("readelf -d libskin.so" ${READELF} -d "${libs}")
+  if(run_output MATCHES "assimp")
+    message(FATAL_ERROR "package: libskin.so depends on assimp:\n${run_output}")
+  endif()
+endif()
+
+# Consumer 3: find_package(skin COMPONENTS assets) + skin::assets, when the
+# loader was built (assimp found).
+file(GLOB_RECURSE assets_libs "${prefix}/*/libskin_assets.so")
+if(assets_libs AND ASSETS_CONSUMER_DIR)
+  if(NOT EXISTS "${prefix}/include/skin/skin_assets.h")
+    message(FATAL_ERROR "package: skin_assets.h is not installed")
+  endif()
+  run("assets consumer configure" ${CMAKE_COMMAND} -S "${ASSETS_CONSUMER_DIR}"
+      -B "${WORK_DIR}/consumer-assets" ${gen_args} ${cc_args} "-DCMAKE_PREFIX_PATH=${prefix}")
+  run("assets consumer build" ${CMAKE_COMMAND} --build "${WORK_DIR}/consumer-assets")
+  file(GLOB_RECURSE assets_exe "${WORK_DIR}/consumer-assets/consumer_assets")
+  run("assets consumer run" ${CMAKE_COMMAND} -E env "LD_LIBRARY_PATH=${libdir}" ${assets_exe})
+  message(STATUS "${run_output}")
+else()
+  message(STATUS "package: skin_assets not built (no assimp): component not checked")
+endif()
 
 file(REMOVE_RECURSE "${WORK_DIR}")
 message(STATUS "package: all checks passed")
