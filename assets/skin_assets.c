@@ -77,33 +77,14 @@ static void to_3x4(const struct aiMatrix4x4 *m, float out[12])
     memcpy(out, r, sizeof r);
 }
 
-/* a x b for affine 3x4 row-major matrices (out may alias neither). */
-static void mul_3x4(const float *a, const float *b, float *out)
-{
-    for (int i = 0; i < 3; ++i)
-        for (int k = 0; k < 4; ++k)
-            out[4 * i + k] = a[4 * i] * b[k] + a[4 * i + 1] * b[4 + k] + a[4 * i + 2] * b[8 + k] + (k == 3 ? a[4 * i + 3] : 0.0f);
-}
+static const float identity_3x4[12] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0};
 
-/* Inverse of an affine 3x4 (double precision, cofactors). */
+/* A singular mesh node transform (never seen in practice) leaves the mesh
+ * space as the model space. */
 static void invert_3x4(const float *m, float *out)
 {
-    double a[3][3], c[3][3];
-    for (int i = 0; i < 3; ++i)
-        for (int k = 0; k < 3; ++k) a[i][k] = m[4 * i + k];
-    for (int i = 0; i < 3; ++i)
-        for (int k = 0; k < 3; ++k)
-            c[i][k] = a[(i + 1) % 3][(k + 1) % 3] * a[(i + 2) % 3][(k + 2) % 3] -
-                      a[(i + 1) % 3][(k + 2) % 3] * a[(i + 2) % 3][(k + 1) % 3];
-    double det = a[0][0] * c[0][0] + a[0][1] * c[0][1] + a[0][2] * c[0][2];
-    if (det == 0.0) det = 1e-30;
-    for (int i = 0; i < 3; ++i) {
-        for (int k = 0; k < 3; ++k) out[4 * i + k] = (float)(c[k][i] / det);
-        out[4 * i + 3] = (float)(-(c[0][i] * m[3] + c[1][i] * m[7] + c[2][i] * m[11]) / det);
-    }
+    if (skin_matrix_invert(m, out) != SKIN_OK) memcpy(out, identity_3x4, sizeof identity_3x4);
 }
-
-static const float identity_3x4[12] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0};
 
 static void free_store(asset_store *s, uint32_t mesh_count)
 {
@@ -268,8 +249,8 @@ static skin_asset_status load_mesh(asset_store *s, uint32_t node_count, const st
         double dm = 0, dn = 0;
         for (unsigned j = 0; j < m->mNumBones; ++j) {
             if (bone_nodes[j] < 0) continue;
-            mul_3x4(rest_model + 12 * (size_t)bone_nodes[j], ibm + 12 * j, a);
-            mul_3x4(inv_mesh, a, b);
+            skin_matrix_multiply(rest_model + 12 * (size_t)bone_nodes[j], ibm + 12 * j, a);
+            skin_matrix_multiply(inv_mesh, a, b);
             dm += off_identity(a, extent), dn += off_identity(b, extent);
         }
         am->offset_space = dn < dm ? SKIN_ASSET_OFFSET_MESH_NODE : SKIN_ASSET_OFFSET_MODEL;
@@ -353,7 +334,7 @@ skin_asset_status skin_asset_load(const char *path, const skin_asset_options *op
         float local[12];
         to_3x4(&s->nodes[i]->mTransformation, local);
         if (s->parents[i] < 0) memcpy(rest_model + 12 * i, local, sizeof local);
-        else mul_3x4(rest_model + 12 * (size_t)s->parents[i], local, rest_model + 12 * i);
+        else skin_matrix_multiply(rest_model + 12 * (size_t)s->parents[i], local, rest_model + 12 * i);
     }
     a->node_count = nc;
     a->parents = s->parents;
@@ -513,10 +494,10 @@ skin_asset_status skin_asset_palette(const skin_asset *asset, uint32_t mesh, con
             continue;
         }
         if (m->offset_space == SKIN_ASSET_OFFSET_MESH_NODE) {
-            mul_3x4(node_model + 12 * (size_t)m->bone_nodes[b], m->inverse_bind + 12 * b, tmp);
-            mul_3x4(inv_mesh, tmp, o);
+            skin_matrix_multiply(node_model + 12 * (size_t)m->bone_nodes[b], m->inverse_bind + 12 * b, tmp);
+            skin_matrix_multiply(inv_mesh, tmp, o);
         } else {
-            mul_3x4(node_model + 12 * (size_t)m->bone_nodes[b], m->inverse_bind + 12 * b, o);
+            skin_matrix_multiply(node_model + 12 * (size_t)m->bone_nodes[b], m->inverse_bind + 12 * b, o);
         }
     }
     return SKIN_ASSET_OK;
