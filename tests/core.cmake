@@ -22,6 +22,7 @@ skin_core_test(test_threads LABELS threads LIBS Threads::Threads) # pthreads on 
 skin_core_test(test_bad_input)    # every invalid argument: own status, output untouched
 skin_core_test(test_validate)     # skin_validate: status, vertex and slot of each problem
 skin_core_test(test_helpers)      # glTF/engine helpers: 4x4, multiply/invert, normal matrices, quantiser, remainder rule
+skin_core_test(test_candy)        # candy wrapper at 180 degrees: DQS keeps the mid radius, LBS collapses
 
 # The public header compiles as C++.
 include(CheckLanguage)
