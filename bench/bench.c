@@ -569,15 +569,20 @@ static void usage(FILE *f)
             "               reference is still measured where a bar needs it\n"
             "  --reps N     at least N timed repetitions per case (default 15)\n"
             "  --joints N   palette size of the random rigs (default 64)\n"
-            "  --json FILE  also write every measured case as a JSON array\n");
+            "  --json FILE  also write every measured case as a JSON array\n"
+            "  --gpu        instead: the CPU path against the GPU path on a Vulkan device\n"
+            "  --device D   with --gpu: device index or name substring (default: the first)\n");
 }
 
 int main(int argc, char **argv)
 {
-    const char *json = NULL;
+    const char *json = NULL, *device = NULL;
+    int gpu = 0;
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--quick")) B.quick = 1;
+        else if (!strcmp(a, "--gpu")) gpu = 1;
+        else if (!strcmp(a, "--device") && v) device = v, ++i;
         else if (!strcmp(a, "--json") && v) json = v, ++i;
         else if (!strcmp(a, "--reps") && v) B.min_reps = atoi(v), ++i;
         else if (!strcmp(a, "--joints") && v) B.joints = (uint32_t)atoi(v), ++i;
@@ -597,6 +602,16 @@ int main(int argc, char **argv)
             usage(stderr);
             return 2;
         }
+    }
+    if (gpu) { /* bench/vk/bench_gpu.c */
+#ifdef SKIN_BENCH_HAVE_VK
+        int g = skin_bench_gpu(B.quick, device, json, stdout);
+        return g == 0 ? 0 : g == 1 ? 77 : 1;
+#else
+        (void)device;
+        fprintf(stderr, "skin-bench: built without Vulkan: --gpu is not available\n");
+        return 2;
+#endif
     }
     if (B.min_reps < 1 || B.joints < 1 || B.joints > 256) {
         fprintf(stderr, "skin-bench: --reps must be >= 1 and --joints 1..256\n");

@@ -20,7 +20,20 @@ function(skin_add_kernels target)
     message(WARNING "SIMDe not found (Debian: libsimde-dev): only the scalar kernels are built")
     return()
   endif()
-  if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
+  if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$" AND SKIN_PORTABLE_KERNELS)
+    # Test build: every lane width compiled without -m flags, so SIMDe
+    # emulates AVX2/AVX-512 and all kernels run on any x86-64 CPU; dispatch
+    # then skips its CPUID checks.  -Wno-psabi: SIMDe's 32/64-byte vector
+    # types are passed between the kernel's own functions only.  As a source
+    # property it comes after the warning flags (gcc 12 still fails -Werror
+    # when -Wno-psabi precedes -Wall).
+    set_source_files_properties(${PROJECT_SOURCE_DIR}/simd/kernel.c PROPERTIES
+      COMPILE_OPTIONS -Wno-psabi)
+    skin_add_kernel(${target} sse2 4)
+    skin_add_kernel(${target} avx2 8)
+    skin_add_kernel(${target} avx512 16)
+    target_compile_definitions(${target} PRIVATE SKIN_HAVE_X86_KERNELS SKIN_PORTABLE_KERNELS)
+  elseif(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
     skin_add_kernel(${target} sse2 4 -msse2)
     skin_add_kernel(${target} avx2 8 -mavx2 -mfma)
     skin_add_kernel(${target} avx512 16 -mavx512f -mavx512vl -mavx512bw -mavx512dq -mavx2 -mfma)

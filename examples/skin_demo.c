@@ -12,6 +12,7 @@
  * SKIN_DEMO_VALIDATION=1 enables VK_LAYER_KHRONOS_validation; then any
  * warning or error it reports fails the run. */
 #include "rig.h"
+#include "vk_boot.h"
 
 #include <skin/skin_vk.h>
 
@@ -33,26 +34,12 @@ static const uint32_t frag_spv[] =
 enum { WIDTH = 1024, HEIGHT = 512, HALF = WIDTH / 2, EXIT_SKIP = 77 };
 static const uint8_t BACKGROUND[3] = {24, 26, 34};
 
-static int g_messages;
-
-static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
-                                                 VkDebugUtilsMessageTypeFlagsEXT type,
-                                                 const VkDebugUtilsMessengerCallbackDataEXT *data,
-                                                 void *user)
-{
-    (void)type, (void)user;
-    if (severity >= VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT) {
-        ++g_messages;
-        fprintf(stderr, "skin-demo: validation: %s\n",
-                data && data->pMessage ? data->pMessage : "?");
-    }
-    return VK_FALSE;
-}
+static int g_messages; /* validation messages of the run, from vkb_destroy */
 
 /* Everything the demo creates, so one cleanup path frees whatever exists. */
 typedef struct demo {
-    VkInstance instance;
-    VkDebugUtilsMessengerEXT messenger;
+    vkb vk; /* instance, validation messenger, device: the shared bootstrap */
+    /* copies of vk's handles, for brevity */
     VkPhysicalDevice phys;
     VkPhysicalDeviceMemoryProperties memory;
     VkDevice device;
@@ -97,86 +84,24 @@ static int no_device(const char *why)
     return EXIT_SKIP;
 }
 
-static int layer_available(const char *name)
-{
-    uint32_t n = 0;
-    if (vkEnumerateInstanceLayerProperties(&n, NULL) != VK_SUCCESS || n == 0) return 0;
-    VkLayerProperties *p = calloc(n, sizeof *p);
-    if (!p) return 0;
-    int found = 0;
-    if (vkEnumerateInstanceLayerProperties(&n, p) == VK_SUCCESS)
-        for (uint32_t i = 0; i < n; ++i) found |= strcmp(p[i].layerName, name) == 0;
-    free(p);
-    return found;
-}
-
 static int init_device(demo *d, int validation)
 {
-    const char *layer = "VK_LAYER_KHRONOS_validation";
-    const char *ext = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
-    if (validation && !layer_available(layer)) {
-        fprintf(stderr, "skin-demo: SKIN_DEMO_VALIDATION=1 but %s is not installed\n", layer);
+    vkb_options o = {.app_name = "skin-demo",
+                     .validation = validation ? VKB_VALIDATION_ON : VKB_VALIDATION_OFF,
+                     .queue_flags = VK_QUEUE_GRAPHICS_BIT};
+    char why[128];
+    int st = vkb_create(&o, &d->vk, why, sizeof why);
+    if (st == VKB_NO_DEVICE) return no_device(why);
+    if (st != VKB_OK) {
+        fprintf(stderr, "skin-demo: %s\n", why);
         return 1;
     }
-    VkDebugUtilsMessengerCreateInfoEXT mi = {
-        .sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT,
-        .messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
-                           VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
-        .messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
-                       VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
-                       VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT,
-        .pfnUserCallback = on_message};
-    VkApplicationInfo app = {.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
-                             .pApplicationName = "skin-demo",
-                             .apiVersion = VK_API_VERSION_1_1};
-    VkInstanceCreateInfo ii = {.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
-                               .pNext = validation ? &mi : NULL,
-                               .pApplicationInfo = &app,
-                               .enabledLayerCount = validation ? 1u : 0u,
-                               .ppEnabledLayerNames = &layer,
-                               .enabledExtensionCount = validation ? 1u : 0u,
-                               .ppEnabledExtensionNames = &ext};
-    VkResult r = vkCreateInstance(&ii, NULL, &d->instance);
-    if (r != VK_SUCCESS) {
-        d->instance = VK_NULL_HANDLE;
-        char why[80];
-        snprintf(why, sizeof why, "vkCreateInstance failed (VkResult %d)", (int)r);
-        return no_device(why);
-    }
-    if (validation) {
-        PFN_vkCreateDebugUtilsMessengerEXT create = (PFN_vkCreateDebugUtilsMessengerEXT)
-            vkGetInstanceProcAddr(d->instance, "vkCreateDebugUtilsMessengerEXT");
-        if (!create || create(d->instance, &mi, NULL, &d->messenger) != VK_SUCCESS) {
-            d->messenger = VK_NULL_HANDLE;
-            fprintf(stderr, "skin-demo: cannot create the debug messenger\n");
-            return 1;
-        }
-    }
-    /* The first device: lavapipe when there is no GPU. */
-    uint32_t n = 1;
-    r = vkEnumeratePhysicalDevices(d->instance, &n, &d->phys);
-    if ((r != VK_SUCCESS && r != VK_INCOMPLETE) || n == 0) return no_device("no Vulkan device");
-    VkPhysicalDeviceProperties props;
-    vkGetPhysicalDeviceProperties(d->phys, &props);
-    vkGetPhysicalDeviceMemoryProperties(d->phys, &d->memory);
-    VkQueueFamilyProperties qf[16];
-    n = 16;
-    vkGetPhysicalDeviceQueueFamilyProperties(d->phys, &n, qf);
-    d->family = UINT32_MAX;
-    for (uint32_t i = 0; i < n && d->family == UINT32_MAX; ++i)
-        if (qf[i].queueFlags & VK_QUEUE_GRAPHICS_BIT) d->family = i;
-    if (d->family == UINT32_MAX) return no_device("the first device has no graphics queue");
-    float prio = 1.0f;
-    VkDeviceQueueCreateInfo qi = {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
-                                  .queueFamilyIndex = d->family,
-                                  .queueCount = 1,
-                                  .pQueuePriorities = &prio};
-    VkDeviceCreateInfo di = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
-                             .queueCreateInfoCount = 1,
-                             .pQueueCreateInfos = &qi};
-    VK_TRY(vkCreateDevice(d->phys, &di, NULL, &d->device));
-    vkGetDeviceQueue(d->device, d->family, 0, &d->queue);
-    printf("device: %s%s\n", props.deviceName, validation ? " (validation on)" : "");
+    d->phys = d->vk.phys;
+    d->memory = d->vk.memory;
+    d->device = d->vk.device;
+    d->family = d->vk.family;
+    d->queue = d->vk.queue;
+    printf("device: %s%s\n", d->vk.props.deviceName, validation ? " (validation on)" : "");
     return 0;
 }
 
@@ -419,14 +344,8 @@ static void destroy(demo *d)
         if (d->depth_mem) vkFreeMemory(d->device, d->depth_mem, NULL);
         if (d->fence) vkDestroyFence(d->device, d->fence, NULL);
         if (d->pool) vkDestroyCommandPool(d->device, d->pool, NULL);
-        vkDestroyDevice(d->device, NULL);
     }
-    if (d->messenger) {
-        PFN_vkDestroyDebugUtilsMessengerEXT fn = (PFN_vkDestroyDebugUtilsMessengerEXT)
-            vkGetInstanceProcAddr(d->instance, "vkDestroyDebugUtilsMessengerEXT");
-        if (fn) fn(d->instance, d->messenger, NULL);
-    }
-    if (d->instance) vkDestroyInstance(d->instance, NULL);
+    g_messages += vkb_destroy(&d->vk); /* the device too */
     memset(d, 0, sizeof *d);
 }
 

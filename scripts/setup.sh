@@ -8,6 +8,7 @@ packages=(
   libsimde-dev                               # SIMD kernels
   libomp-dev                                 # LLVM OpenMP (gcc's libgomp comes with gcc)
   libvulkan-dev glslc                        # skin_vk and its compute shaders
+  spirv-tools                                # spirv-val checks the compiled shaders
   mesa-vulkan-drivers vulkan-validationlayers  # lavapipe + validation for the Vulkan tests
   qemu-user gcc-aarch64-linux-gnu g++-aarch64-linux-gnu libc6-dev-arm64-cross  # aarch64 cross build, run under qemu
   libassimp-dev assimp-testmodels            # real-asset tests (skinned, animated models)

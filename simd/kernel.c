@@ -21,8 +21,13 @@
  *  joints): per-component tables looked up with two-register permutes;
  *  FETCH_AOS (W == 16, LBS, 65..128 joints): each lane's whole matrix is
  *  blended in one register from a 64-byte aligned copy of the palette, then
- *  the 16 matrices are transposed once. */
-enum { FETCH_ROWS, FETCH_TABLE2, FETCH_TABLE4, FETCH_AOS, FETCH_KINDS };
+ *  the 16 matrices are transposed once;
+ *  FETCH_UNIFORM (any W, chosen per block): every lane has the same joint in
+ *  every active slot, as in the rigid parts of real meshes, so each
+ *  component is one broadcast.
+ * Per lane and component every kind does the same fused multiply-adds in
+ * slot order, so a vertex's bits do not depend on the kind. */
+enum { FETCH_ROWS, FETCH_TABLE2, FETCH_TABLE4, FETCH_AOS, FETCH_UNIFORM, FETCH_KINDS };
 #define IS_TABLE(kind) ((kind) == FETCH_TABLE2 || (kind) == FETCH_TABLE4)
 
 typedef struct source {
@@ -61,6 +66,11 @@ ALWAYS_INLINE void fetch4(const source *s, vi j, const int32_t *jl, int row, vf 
         for (int q = 0; q < 4; ++q) out[q] = table_fetch(s, j, 4 * row + q, kind);
         return;
     }
+    if (kind == FETCH_UNIFORM) {
+        const float *p = s->base + (size_t)jl[0] * s->stride + 4 * row;
+        for (int q = 0; q < 4; ++q) out[q] = v_set1(p[q]);
+        return;
+    }
     const float *r[W];
     for (int l = 0; l < W; ++l) r[l] = s->base + (size_t)jl[l] * s->stride + 4 * row;
     vf a = v_rows(r, 0), b = v_rows(r, 1), c = v_rows(r, 2), d = v_rows(r, 3);
@@ -73,6 +83,7 @@ ALWAYS_INLINE void fetch4(const source *s, vi j, const int32_t *jl, int row, vf 
 ALWAYS_INLINE vf fetch1(const source *s, vi j, const int32_t *jl, int e, const int kind)
 {
     if (IS_TABLE(kind)) return table_fetch(s, j, e, kind);
+    if (kind == FETCH_UNIFORM) return v_set1(s->base[(size_t)jl[0] * s->stride + e]);
     float tmp[W];
     for (int l = 0; l < W; ++l) tmp[l] = s->base[(size_t)jl[l] * s->stride + e];
     return v_loadu(tmp);
@@ -134,36 +145,81 @@ ALWAYS_INLINE void load_influences(const kctx *c, const inputs *in, size_t v, in
     }
 }
 
-#if W <= 8
-/* LBS on the row path with 4 or 8 lanes: each lane's three matrix rows are
- * blended in 128-bit registers, then transposed once per block instead of
+#if W == 8
+/* LBS on the row path with 8 lanes, at full register width: lane l's rows
+ * 0-1 are one 8-float load blended in a ymm, and row 2 of lanes p and p+4
+ * share a ymm whose weights come from one in-lane permute of the weight
+ * vector.  One transpose per block turns the rows into the 12 components.
+ * Per component these are the same fused multiply-adds, in slot order, as
+ * every other path of this ISA. */
+ALWAYS_INLINE void blend_lanes(const source *s, const influences *f, vf *m, const uint32_t k)
+{
+    float w[SKIN_MAX_INFLUENCES][W];
+    int32_t offset[SKIN_MAX_INFLUENCES][W]; /* byte offsets 48 j */
+    UNROLL for (uint32_t i = 0; i < k; ++i) {
+        v_storeu(w[i], f->w[i]);
+        v_store_i32(offset[i], v_slli_i32(simde_mm256_add_epi32(f->j[i], simde_mm256_add_epi32(f->j[i], f->j[i])), 4));
+    }
+    /* broadcasts as loads, not port-5 shuffles of the stored vector */
+    __asm__ volatile("" ::: "memory");
+    const char *base = (const char *)s->base;
+    vf rows01[W], row2[4];
+    /* Pair by pair, so only three accumulators are live at a time. */
+    UNROLL for (int p = 0; p < 4; ++p) {
+        vf a01 = v_zero(), b01 = v_zero(), ab2 = v_zero();
+        UNROLL for (uint32_t i = 0; i < k; ++i) {
+            const float *a = (const float *)(base + offset[i][p]), *b = (const float *)(base + offset[i][p + 4]);
+            a01 = v_fmadd(v_set1(w[i][p]), simde_mm256_loadu_ps(a), a01);
+            b01 = v_fmadd(v_set1(w[i][p + 4]), simde_mm256_loadu_ps(b), b01);
+            const vf r2 = simde_mm256_insertf128_ps(simde_mm256_castps128_ps256(simde_mm_loadu_ps(a + 8)),
+                                                    simde_mm_loadu_ps(b + 8), 1);
+            ab2 = v_fmadd(simde_mm256_permutevar_ps(f->w[i], v_set1_i32(p)), r2, ab2);
+        }
+        rows01[p] = a01, rows01[p + 4] = b01, row2[p] = ab2;
+    }
+    vf r0[4], r1[4];
+    UNROLL for (int p = 0; p < 4; ++p) {
+        r0[p] = simde_mm256_permute2f128_ps(rows01[p], rows01[p + 4], 0x20);
+        r1[p] = simde_mm256_permute2f128_ps(rows01[p], rows01[p + 4], 0x31);
+    }
+    v_transpose4(&r0[0], &r0[1], &r0[2], &r0[3]);
+    v_transpose4(&r1[0], &r1[1], &r1[2], &r1[3]);
+    v_transpose4(&row2[0], &row2[1], &row2[2], &row2[3]);
+    UNROLL for (int q = 0; q < 4; ++q) m[q] = r0[q], m[4 + q] = r1[q], m[8 + q] = row2[q];
+}
+#elif W == 4
+/* LBS on the row path with 4 lanes: each lane's three matrix rows are
+ * blended in its own registers, then transposed once per block instead of
  * once per influence.  Per component these are the same multiply-adds, in
  * the same order, as the SoA form. */
 ALWAYS_INLINE void blend_lanes(const source *s, const influences *f, vf *m, const uint32_t k)
 {
     float w[SKIN_MAX_INFLUENCES][W];
-    UNROLL for (uint32_t i = 0; i < k; ++i) v_storeu(w[i], f->w[i]);
+    int32_t offset[SKIN_MAX_INFLUENCES][W]; /* byte offsets 48 j */
+    UNROLL for (uint32_t i = 0; i < k; ++i) {
+        v_storeu(w[i], f->w[i]);
+        v_store_i32(offset[i], v_slli_i32(simde_mm_add_epi32(f->j[i], simde_mm_add_epi32(f->j[i], f->j[i])), 4));
+    }
     /* Compiler barrier: read the weights back from memory, so each
      * broadcast below is a load, not shuffles on the shuffle port (which
      * gcc emits when it forwards the vector it just stored). */
     __asm__ volatile("" ::: "memory");
-    simde__m128 rows[3][W];
+    const char *base = (const char *)s->base;
+    vf rows[3][W];
     UNROLL for (int l = 0; l < W; ++l) {
-        simde__m128 r0 = simde_mm_setzero_ps(), r1 = r0, r2 = r0;
+        vf r0 = v_zero(), r1 = r0, r2 = r0;
         UNROLL for (uint32_t i = 0; i < k; ++i) {
-            const float *p = s->base + 12 * (size_t)f->jl[i][l];
-            const simde__m128 wl = simde_mm_set1_ps(w[i][l]);
-            r0 = simde_mm_fmadd_ps(wl, simde_mm_loadu_ps(p), r0);
-            r1 = simde_mm_fmadd_ps(wl, simde_mm_loadu_ps(p + 4), r1);
-            r2 = simde_mm_fmadd_ps(wl, simde_mm_loadu_ps(p + 8), r2);
+            const float *p = (const float *)(base + offset[i][l]);
+            const vf wl = v_set1(w[i][l]);
+            r0 = v_fmadd(wl, v_loadu(p), r0);
+            r1 = v_fmadd(wl, v_loadu(p + 4), r1);
+            r2 = v_fmadd(wl, v_loadu(p + 8), r2);
         }
         rows[0][l] = r0, rows[1][l] = r1, rows[2][l] = r2;
     }
     UNROLL for (int r = 0; r < 3; ++r) {
-        vf a = v_rows_of(rows[r], 0), b = v_rows_of(rows[r], 1);
-        vf c = v_rows_of(rows[r], 2), d = v_rows_of(rows[r], 3);
-        v_transpose4(&a, &b, &c, &d);
-        m[4 * r] = a, m[4 * r + 1] = b, m[4 * r + 2] = c, m[4 * r + 3] = d;
+        v_transpose4(&rows[r][0], &rows[r][1], &rows[r][2], &rows[r][3]);
+        UNROLL for (int q = 0; q < 4; ++q) m[4 * r + q] = rows[r][q];
     }
 }
 #endif
@@ -237,12 +293,11 @@ ALWAYS_INLINE int lbs(const kctx *c, const influences *f, vf *m, vf *nm, const u
         blend_table(&c->mat, f->j, f->w, 0, 12, m, k, kind);
     } else if (kind == FETCH_AOS) {
         blend_aos(&c->mat, f, m, k);
-    } else {
 #if W <= 8
+    } else if (kind == FETCH_ROWS) {
         blend_lanes(&c->mat, f, m, k);
-#else
-        /* 16 lanes: the SoA form keeps the same (zmm) multiply-add as the
-         * table kinds, so a vertex's result does not depend on the kind */
+#endif
+    } else { /* the SoA form: 16-lane rows, uniform blocks */
         UNROLL for (uint32_t i = 0; i < k; ++i) {
             UNROLL for (int row = 0; row < 3; ++row) {
                 vf r[4];
@@ -250,7 +305,6 @@ ALWAYS_INLINE int lbs(const kctx *c, const influences *f, vf *m, vf *nm, const u
                 UNROLL for (int q = 0; q < 4; ++q) m[4 * row + q] = v_fmadd(f->w[i], r[q], m[4 * row + q]);
             }
         }
-#endif
     }
     if (!c->nmat.base) return 0;
     UNROLL for (int e = 0; e < 9; ++e) nm[e] = v_zero();
@@ -283,18 +337,27 @@ ALWAYS_INLINE int dqs(const kctx *c, const influences *f, vf *m, vf *nm, const u
     UNROLL for (int e = 0; e < 8; ++e) b[e] = v_zero();
     UNROLL for (int e = 0; e < 3; ++e) s[e] = v_zero();
     const int use_sc = c->sc.base != NULL;
-    /* Real parts first, influence by influence: each one's sign against
-     * the pivot's (slot 0) flips its weight (antipodality). */
+    /* The pivot: per lane, the slot with the largest weight, the first one
+     * on ties (a NaN weight never wins). */
+    vi pj = f->j[0];
+    vf pw = f->w[0];
+    UNROLL for (uint32_t i = 1; i < k; ++i) {
+        const vm gt = v_lt(pw, f->w[i]);
+        pw = v_select(gt, f->w[i], pw);
+        pj = v_select_i32(gt, f->j[i], pj);
+    }
+    /* the pivot's joint differs between lanes even in a uniform block */
+    const int pkind = kind == FETCH_UNIFORM ? FETCH_ROWS : kind;
+    int32_t pjl[W];
+    if (!IS_TABLE(pkind)) v_store_i32(pjl, pj);
     vf pivot[4], ws[SKIN_MAX_INFLUENCES];
+    if (k > 1) fetch4(&c->dq, pj, pjl, 0, pivot, pkind);
+    /* Each real part's sign against the pivot's flips its weight
+     * (antipodality). */
     UNROLL for (uint32_t i = 0; i < k; ++i) {
         vf q[8];
         fetch4(&c->dq, f->j[i], f->jl[i], 0, q, kind);
-        ws[i] = f->w[i];
-        if (i == 0) {
-            UNROLL for (int e = 0; e < 4; ++e) pivot[e] = q[e];
-        } else {
-            ws[i] = v_neg_if(v_lt(dot4(q, pivot), v_zero()), ws[i]);
-        }
+        ws[i] = k > 1 ? v_neg_if(v_lt(dot4(q, pivot), v_zero()), f->w[i]) : f->w[i];
         UNROLL for (int e = 0; e < 4; ++e) b[e] = v_fmadd(ws[i], q[e], b[e]);
         if (!IS_TABLE(kind)) {
             fetch4(&c->dq, f->j[i], f->jl[i], 1, q + 4, kind);
@@ -315,18 +378,19 @@ ALWAYS_INLINE int dqs(const kctx *c, const influences *f, vf *m, vf *nm, const u
     vm small = v_lt(n2, v_set1(SKIN_DQS_MIN_NORM * SKIN_DQS_MIN_NORM));
     if (v_any(small)) { /* rare: fall back to the pivot's own transform */
         vf q[8];
-        fetch4(&c->dq, f->j[0], f->jl[0], 0, q, kind);
-        fetch4(&c->dq, f->j[0], f->jl[0], 1, q + 4, kind);
+        fetch4(&c->dq, pj, pjl, 0, q, pkind);
+        fetch4(&c->dq, pj, pjl, 1, q + 4, pkind);
         UNROLL for (int e = 0; e < 8; ++e) b[e] = v_select(small, q[e], b[e]);
         n2 = v_select(small, dot4(q, q), n2);
         if (use_sc)
             UNROLL for (int e = 0; e < 3; ++e)
-                s[e] = v_select(small, fetch1(&c->sc, f->j[0], f->jl[0], e, kind), s[e]);
+                s[e] = v_select(small, fetch1(&c->sc, pj, pjl, e, pkind), s[e]);
     }
     /* The unit dual quaternion b / |b.real| as a matrix, with the 1 / n2 of
-     * the normalisation folded into k2 = 2 / n2. */
-    vf inv = v_rsqrt(n2);
-    vf k2 = v_mul(v_set1(2.0f), v_mul(inv, inv));
+     * the normalisation folded into k2 = 2 / n2: a correctly rounded divide,
+     * not a vendor-specific reciprocal estimate, so every x86 CPU gives the
+     * same bits. */
+    vf k2 = v_div(v_set1(2.0f), n2);
     vf X = v_mul(b[0], k2), Y = v_mul(b[1], k2), Z = v_mul(b[2], k2);
     vf xx = v_mul(b[0], X), yy = v_mul(b[1], Y), zz = v_mul(b[2], Z);
     vf xy = v_mul(b[0], Y), xz = v_mul(b[0], Z), yz = v_mul(b[1], Z);
@@ -354,7 +418,7 @@ ALWAYS_INLINE void normalize3(vf *x, vf *y, vf *z)
 {
     vf len2 = v_fmadd(*x, *x, v_fmadd(*y, *y, v_mul(*z, *z)));
     vm zero = v_lt(len2, v_set1(1e-38f)); /* zero (or denormal) stays as is */
-    vf inv = v_select(zero, v_set1(1.0f), v_rsqrt(len2));
+    vf inv = v_select(zero, v_set1(1.0f), v_div(v_set1(1.0f), v_sqrt(len2)));
     *x = v_mul(*x, inv), *y = v_mul(*y, inv), *z = v_mul(*z, inv);
 }
 
@@ -388,7 +452,7 @@ static int component_used(const skin_job *job, int e)
  * components contiguous (position: 3, +normal: 6, +tangent: 10), stride 4K. */
 static int packed_components(const skin_job *job)
 {
-    if (job->soa || (job->tangents && !job->normals)) return 0;
+    if (job->soa || (job->tangents && !job->normals) || job->vector_format != SKIN_VECTOR_F32) return 0;
     const int k = job->tangents ? 10 : job->normals ? 6 : 3;
     if (k == 3 && !V_HAS_PACK3) return 0;
     for (int e = 0; e < k; ++e)
@@ -398,6 +462,7 @@ static int packed_components(const skin_job *job)
 
 typedef struct writer {
     int packed;        /* K from packed_components, or 0 */
+    int tight;         /* words from tight_packed_words, or 0 */
     int aligned;       /* streaming stores possible (aligned bases) */
     vf bmin[3], bmax[3];
 } writer;
@@ -439,16 +504,116 @@ ALWAYS_INLINE void store_packed(const skin_job *job, const writer *wr, const vf 
     UNROLL for (int m = 0; m < 2 * q_count; ++m) store_vec(job, wr, dst + m * W, v_lane_gather(chunk, 2 * q_count, m));
 }
 
-/* Lanes [lo, hi) of a block whose first lane is vertex v, one float at a
- * time: any layout.  Updates the bounds with those lanes if asked. */
+/* Normals (e0 = 3) or tangents (e0 = 6) in a packed vector format: one
+ * word per lane (1010102) or two (snorm16); returns the word count.  The
+ * same steps as skin_pack_vector: min/max clamp (NaN -> 1), scale, round
+ * to nearest even. */
+ALWAYS_INLINE int pack_vectors(skin_vector_format format, const vf *o, int e0, vi word[2])
+{
+    const vf one = v_set1(1.0f), minus_one = v_set1(-1.0f);
+    const int is_1010102 = format == SKIN_VECTOR_1010102;
+    vi q[4];
+    UNROLL for (int c = 0; c < 4; ++c) {
+        vf x = c < 3 ? o[e0 + c] : e0 == 6 ? o[9] : v_zero();
+        x = v_max(v_min(x, one), minus_one);
+        q[c] = v_round_i32(v_mul(x, v_set1(is_1010102 ? (c < 3 ? 511.0f : 1.0f) : 32767.0f)));
+    }
+    if (is_1010102) {
+        const vi m10 = v_set1_i32(0x3ff);
+        vi w = v_or_i32(v_and_i32(q[0], m10), v_slli_i32(v_and_i32(q[1], m10), 10));
+        word[0] = v_or_i32(w, v_or_i32(v_slli_i32(v_and_i32(q[2], m10), 20), v_slli_i32(q[3], 30)));
+        return 1;
+    }
+    const vi m16 = v_set1_i32(0xffff);
+    word[0] = v_or_i32(v_and_i32(q[0], m16), v_slli_i32(q[1], 16));
+    word[1] = v_or_i32(v_and_i32(q[2], m16), v_slli_i32(q[3], 16));
+    return 2;
+}
+
+/* The words of a packed vertex held as SoA components: position x y z, the
+ * normal's words, the tangent's words; returns how many. */
+ALWAYS_INLINE int packed_words(const skin_job *job, const vf *o, vf *c)
+{
+    int d = 3;
+    vi w[2];
+    c[0] = o[0], c[1] = o[1], c[2] = o[2];
+    if (job->normals)
+        for (int i = 0, n = pack_vectors(job->vector_format, o, 3, w); i < n; ++i) c[d++] = v_as_float(w[i]);
+    if (job->tangents)
+        for (int i = 0, n = pack_vectors(job->vector_format, o, 6, w); i < n; ++i) c[d++] = v_as_float(w[i]);
+    return d;
+}
+
+/* Words per vertex when the packed vertex is tight (position, normal,
+ * tangent back to back, one shared stride of exactly those bytes), else 0. */
+static int tight_packed_words(const skin_job *job)
+{
+    if (job->soa || job->vector_format == SKIN_VECTOR_F32 || !job->normals) return 0;
+    const size_t vw = skin_vector_bytes(job->vector_format, 0) / 4;
+    const size_t words = 3 + vw * (job->tangents ? 2 : 1);
+    if (job->dst[3] != job->dst[0] + 12 || job->dst_stride[0] != 4 * words || job->dst_stride[3] != 4 * words) return 0;
+    if (job->tangents && (job->dst[6] != job->dst[3] + 4 * vw || job->dst_stride[6] != 4 * words)) return 0;
+    return (int)words;
+}
+
+/* The tight packed vertex from registers: groups of four words are
+ * transposed so each lane's group is one 128-bit chunk, stored whole (or
+ * its first 1..3 words): two or three stores a vertex, no byte written
+ * twice. */
+ALWAYS_INLINE void store_tight_packed(const skin_job *job, const vf *o, size_t v, const int words)
+{
+    vf c[8];
+    UNROLL for (int i = 0; i < 8; ++i) c[i] = v_zero();
+    packed_words(job, o, c); /* fills `words` of them */
+    char *dst = job->dst[0] + v * job->dst_stride[0];
+    const size_t stride = job->dst_stride[0];
+    UNROLL for (int g = 0; g < words; g += 4) {
+        vf a = c[g], b = g + 1 < words ? c[g + 1] : v_zero();
+        vf e = g + 2 < words ? c[g + 2] : v_zero(), f = g + 3 < words ? c[g + 3] : v_zero();
+        v_transpose4(&a, &b, &e, &f);
+        const vf t[4] = {a, b, e, f}; /* chunk k of t[q]: lane 4k + q */
+        const int n = words - g < 4 ? words - g : 4;
+        UNROLL for (int l = 0; l < W; ++l) {
+            const simde__m128 x = v_chunk(t[l % 4], l / 4);
+            float *p = (float *)(dst + (size_t)l * stride + 4 * (size_t)g);
+            if (n == 4) {
+                simde_mm_storeu_ps(p, x);
+            } else {
+                if (n >= 2) simde_mm_storel_pi((simde__m64 *)p, x);
+                if (n == 1) simde_mm_store_ss(p, x);
+                if (n == 3) simde_mm_store_ss(p + 2, simde_mm_movehl_ps(x, x));
+            }
+        }
+    }
+}
+
+/* Lanes [lo, hi) of a block whose first lane is vertex v, one element at a
+ * time: any layout and vector format.  Updates the bounds with those lanes
+ * if asked. */
 static void store_lanes(const skin_job *job, const vf *o, size_t v, int lo, int hi, int bounds)
 {
     float tmp[SKIN_COMPONENTS][W];
     for (int e = 0; e < SKIN_COMPONENTS; ++e) v_storeu(tmp[e], o[e]);
+    const skin_vector_format format = job->vector_format;
+    int32_t nword[2][W], tword[2][W];
+    const size_t nbytes = skin_vector_bytes(format, 0), tbytes = skin_vector_bytes(format, 1);
+    if (format != SKIN_VECTOR_F32) {
+        vi w[2];
+        if (job->normals)
+            for (int i = 0, n = pack_vectors(format, o, 3, w); i < n; ++i) v_store_i32(nword[i], w[i]);
+        if (job->tangents)
+            for (int i = 0, n = pack_vectors(format, o, 6, w); i < n; ++i) v_store_i32(tword[i], w[i]);
+    }
     for (int l = lo; l < hi; ++l) {
-        for (int e = 0; e < SKIN_COMPONENTS; ++e)
+        const int floats = format == SKIN_VECTOR_F32 ? SKIN_COMPONENTS : 3;
+        for (int e = 0; e < floats; ++e)
             if (component_used(job, e))
                 memcpy(job->dst[e] + (v + l) * job->dst_stride[e], &tmp[e][l], sizeof(float));
+        if (format != SKIN_VECTOR_F32) {
+            const int32_t n2[2] = {nword[0][l], nword[1][l]}, t2[2] = {tword[0][l], tword[1][l]};
+            if (job->normals) memcpy(job->dst[3] + (v + l) * job->dst_stride[3], n2, nbytes);
+            if (job->tangents) memcpy(job->dst[6] + (v + l) * job->dst_stride[6], t2, tbytes);
+        }
         if (bounds)
             for (int e = 0; e < 3; ++e) {
                 if (tmp[e][l] < job->bounds[e]) job->bounds[e] = tmp[e][l];
@@ -464,7 +629,13 @@ ALWAYS_INLINE void store_block(const skin_job *job, writer *wr, const vf *o, siz
             wr->bmin[e] = v_min(o[e], wr->bmin[e]); /* a NaN lane keeps the bound */
             wr->bmax[e] = v_max(o[e], wr->bmax[e]);
         }
-    if (wr->packed == 10) {
+    if (wr->tight == 4) {
+        store_tight_packed(job, o, v, 4);
+    } else if (wr->tight == 5) {
+        store_tight_packed(job, o, v, 5);
+    } else if (wr->tight == 7) {
+        store_tight_packed(job, o, v, 7);
+    } else if (wr->packed == 10) {
         store_packed(job, wr, o, v, 10);
     } else if (wr->packed == 6) {
         store_packed(job, wr, o, v, 6);
@@ -509,12 +680,13 @@ typedef void (*blocks_fn)(const kctx *, const inputs *, size_t, size_t, writer *
     }
 #if W == 16
 #define BLOCKS_K(method, k) BLOCKS(method, k, FETCH_ROWS) BLOCKS(method, k, FETCH_TABLE2) BLOCKS(method, k, FETCH_TABLE4) \
-                            BLOCKS(method, k, FETCH_AOS)
+                            BLOCKS(method, k, FETCH_AOS) BLOCKS(method, k, FETCH_UNIFORM)
 #define KINDS(method, k) {blocks_##method##_##k##_FETCH_ROWS, blocks_##method##_##k##_FETCH_TABLE2, \
-                          blocks_##method##_##k##_FETCH_TABLE4, blocks_##method##_##k##_FETCH_AOS}
+                          blocks_##method##_##k##_FETCH_TABLE4, blocks_##method##_##k##_FETCH_AOS, \
+                          blocks_##method##_##k##_FETCH_UNIFORM}
 #else
-#define BLOCKS_K(method, k) BLOCKS(method, k, FETCH_ROWS)
-#define KINDS(method, k) {blocks_##method##_##k##_FETCH_ROWS, NULL, NULL, NULL}
+#define BLOCKS_K(method, k) BLOCKS(method, k, FETCH_ROWS) BLOCKS(method, k, FETCH_UNIFORM)
+#define KINDS(method, k) {blocks_##method##_##k##_FETCH_ROWS, NULL, NULL, NULL, blocks_##method##_##k##_FETCH_UNIFORM}
 #endif
 #define BLOCKS_ALL(method) BLOCKS_K(method, 1) BLOCKS_K(method, 2) BLOCKS_K(method, 3) BLOCKS_K(method, 4) \
                            BLOCKS_K(method, 5) BLOCKS_K(method, 6) BLOCKS_K(method, 7) BLOCKS_K(method, 8)
@@ -525,10 +697,55 @@ BLOCKS_ALL(SKIN_DQS)
 static const blocks_fn blocks_table[2][SKIN_MAX_INFLUENCES][FETCH_KINDS] = {KINDS_ALL(SKIN_LBS),
                                                                            KINDS_ALL(SKIN_DQS)};
 
+/* Influence slots of the block at v that count: trailing slots whose
+ * weights are zero (+0 or -0) in every lane are dropped, and the block is
+ * skinned as a mesh with fewer influences.  Real meshes store most vertices'
+ * unused slots as zeros at the end.  A term 0 * M adds nothing to a blend
+ * that starts at +0, so for finite palettes no bit changes. */
+/* Slot i's W weights (f32 bits without the sign, or unorm integers) and
+ * joints, as 32-bit lanes. */
+ALWAYS_INLINE vi weight_bits(const skin_mesh_desc *m, const inputs *in, uint32_t i, size_t v)
+{
+    switch (m->weight_format) {
+    case SKIN_WEIGHT_UNORM16: return v_load_u16((const uint16_t *)in->weights[i] + v);
+    case SKIN_WEIGHT_UNORM8: return v_load_u8((const uint8_t *)in->weights[i] + v);
+    default: return v_and_i32(v_loadu_i32((const float *)in->weights[i] + v), v_set1_i32(0x7fffffff));
+    }
+}
+
+ALWAYS_INLINE vi joint_lanes(const skin_mesh_desc *m, const inputs *in, uint32_t i, size_t v)
+{
+    return m->joint_format == SKIN_JOINT_U8 ? v_load_u8((const uint8_t *)in->joints[i] + v)
+                                            : v_load_u16((const uint16_t *)in->joints[i] + v);
+}
+
+ALWAYS_INLINE uint32_t active_slots(const skin_mesh_desc *m, const inputs *in, size_t v)
+{
+    uint32_t k = m->influence_count;
+    while (k > 1 && v_all_eq_i32(weight_bits(m, in, k - 1, v), v_set1_i32(0))) --k;
+    return k;
+}
+
+/* A block's class: its active slot count, plus 16 when every lane has the
+ * same joint in each active slot (the block can use FETCH_UNIFORM). */
+ALWAYS_INLINE uint32_t block_class(const skin_mesh_desc *m, const inputs *in, size_t v)
+{
+    const uint32_t k = active_slots(m, in, v);
+    for (uint32_t i = 0; i < k; ++i) {
+        const int32_t first = m->joint_format == SKIN_JOINT_U8 ? ((const uint8_t *)in->joints[i])[v]
+                                                               : ((const uint16_t *)in->joints[i])[v];
+        if (!v_all_eq_i32(joint_lanes(m, in, i, v), v_set1_i32(first))) return k;
+    }
+    return k | 16u;
+}
+
 /* The block starting at vertex v (a multiple of W), of which only lanes
  * [lo, hi) are in the range: inputs are copied into zero-padded scratch so
- * the full-width code never reads past the streams. */
-static void skin_partial(const kctx *c, blocks_fn fn, const inputs *in, size_t v, int lo, int hi)
+ * the full-width code never reads past the streams.  The influences of
+ * every lane inside the mesh are copied, not only the range's, so the
+ * block's active slots, and with them every bit of its output, do not
+ * depend on how the mesh is split. */
+static void skin_partial(const kctx *c, const blocks_fn *fns, const inputs *in, size_t v, int lo, int hi)
 {
     const skin_job *job = c->job;
     const skin_mesh_desc *m = job->mesh;
@@ -547,15 +764,33 @@ static void skin_partial(const kctx *c, blocks_fn fn, const inputs *in, size_t v
         memcpy(&attr[e][lo], in->a[e] + v + lo, n * sizeof(float));
         scratch.a[e] = attr[e];
     }
+    const size_t lanes = m->vertex_count - v < W ? m->vertex_count - v : W;
     for (uint32_t i = 0; i < m->influence_count; ++i) {
-        memcpy((char *)joints[i] + lo * jsize, (const char *)in->joints[i] + (v + lo) * jsize, n * jsize);
-        memcpy((char *)weights[i] + lo * wsize, (const char *)in->weights[i] + (v + lo) * wsize, n * wsize);
+        memcpy(joints[i], (const char *)in->joints[i] + v * jsize, lanes * jsize);
+        memcpy(weights[i], (const char *)in->weights[i] + v * wsize, lanes * wsize);
         scratch.joints[i] = joints[i];
         scratch.weights[i] = weights[i];
     }
     vf o[SKIN_COMPONENTS];
-    fn(c, &scratch, 0, W, NULL, o);
+    fns[active_slots(m, &scratch, 0) - 1](c, &scratch, 0, W, NULL, o);
     store_lanes(job, o, v, lo, hi, job->bounds != NULL);
+}
+
+/* The full blocks of [v, end), each run of blocks of one class through the
+ * block function for that class. */
+static void skin_full(const kctx *c, const blocks_fn *fns, const blocks_fn *uniform_fns, const inputs *in, size_t v,
+                      size_t end, writer *wr)
+{
+    const skin_mesh_desc *m = c->job->mesh;
+    uint32_t cls = block_class(m, in, v);
+    while (v < end) {
+        size_t run_end = v + W;
+        uint32_t next = 0;
+        for (; run_end < end; run_end += W)
+            if ((next = block_class(m, in, run_end)) != cls) break;
+        (cls & 16u ? uniform_fns : fns)[(cls & 15u) - 1](c, in, v, run_end, wr, NULL);
+        v = run_end, cls = next;
+    }
 }
 
 /* ----------------------------------------------------------------- driver */
@@ -629,7 +864,11 @@ void SKIN_KERNEL_NAME(const skin_job *job)
         }
     }
 #endif
-    const blocks_fn fn = blocks_table[job->method == SKIN_DQS][m->influence_count - 1][c.kind];
+    blocks_fn fns[SKIN_MAX_INFLUENCES], uniform_fns[SKIN_MAX_INFLUENCES]; /* by active slot count */
+    for (uint32_t k = 0; k < SKIN_MAX_INFLUENCES; ++k) {
+        fns[k] = blocks_table[job->method == SKIN_DQS][k][c.kind];
+        uniform_fns[k] = blocks_table[job->method == SKIN_DQS][k][FETCH_UNIFORM];
+    }
 
     inputs in = {{m->px, m->py, m->pz, m->nx, m->ny, m->nz, m->tx, m->ty, m->tz, m->tw}, {0}, {0}};
     for (uint32_t i = 0; i < m->influence_count; ++i) in.joints[i] = m->joints[i], in.weights[i] = m->weights[i];
@@ -637,6 +876,7 @@ void SKIN_KERNEL_NAME(const skin_job *job)
     writer wr;
     memset(&wr, 0, sizeof wr);
     wr.packed = packed_components(job);
+    wr.tight = tight_packed_words(job);
     /* Streaming stores need every block's vectors aligned: blocks start at
      * multiples of W, so aligned bases are enough. */
     wr.aligned = 1;
@@ -649,14 +889,14 @@ void SKIN_KERNEL_NAME(const skin_job *job)
     size_t v = first - first % W;
     if (v < first) { /* head: the block holding `first` */
         int hi = end - v < W ? (int)(end - v) : W;
-        skin_partial(&c, fn, &in, v, (int)(first - v), hi);
+        skin_partial(&c, fns, &in, v, (int)(first - v), hi);
         v += W;
     }
     if (v < full_end) {
-        fn(&c, &in, v, full_end, &wr, NULL);
+        skin_full(&c, fns, uniform_fns, &in, v, full_end, &wr);
         v = full_end;
     }
-    if (v < end) skin_partial(&c, fn, &in, v, 0, (int)(end - v)); /* tail */
+    if (v < end) skin_partial(&c, fns, &in, v, 0, (int)(end - v)); /* tail */
 
     if (job->streaming) simde_mm_sfence();
     if (job->bounds) {

@@ -33,23 +33,40 @@ static inline vf v_sub(vf a, vf b) { return simde_mm512_sub_ps(a, b); }
 static inline vf v_mul(vf a, vf b) { return simde_mm512_mul_ps(a, b); }
 static inline vf v_fmadd(vf a, vf b, vf c) { return simde_mm512_fmadd_ps(a, b, c); }
 static inline vf v_div(vf a, vf b) { return simde_mm512_div_ps(a, b); }
-/* SIMDe 0.7 has no rsqrt14: two 256-bit estimates. */
-static inline vf v_rsqrt_estimate(vf a)
-{
-    simde__m256 lo = simde_mm256_rsqrt_ps(simde_mm512_castps512_ps256(a));
-    simde__m256 hi = simde_mm256_rsqrt_ps(simde_mm256_castpd_ps(simde_mm512_extractf64x4_pd(simde_mm512_castps_pd(a), 1)));
-    return simde_mm512_castpd_ps(simde_mm512_insertf64x4(simde_mm512_castpd256_pd512(simde_mm256_castps_pd(lo)),
-                                                         simde_mm256_castps_pd(hi), 1));
-}
+static inline vf v_sqrt(vf a) { return simde_mm512_sqrt_ps(a); }
 static inline vf v_min(vf a, vf b) { return simde_mm512_min_ps(a, b); }
 static inline vf v_max(vf a, vf b) { return simde_mm512_max_ps(a, b); }
 static inline vm v_lt(vf a, vf b) { return simde_mm512_cmp_ps_mask(a, b, SIMDE_CMP_LT_OQ); }
 static inline vf v_select(vm m, vf t, vf f) { return simde_mm512_mask_blend_ps(m, f, t); }
+static inline vi v_select_i32(vm m, vi t, vi f) { return simde_mm512_mask_blend_epi32(m, f, t); }
 static inline int v_any(vm m) { return m != 0; }
 static inline vi v_min_i32(vi a, vi b) { return simde_mm512_min_epi32(a, b); }
 static inline void v_store_i32(int32_t *p, vi a) { simde_mm512_storeu_si512(p, a); }
 static inline vi v_set1_i32(int32_t x) { return simde_mm512_set1_epi32(x); }
 static inline vf v_from_u32(vi a) { return simde_mm512_cvtepu32_ps(a); }
+/* SIMDe 0.7 has no 512-bit cvtps_epi32: two 256-bit halves. */
+static inline vi v_round_i32(vf a)
+{
+    simde__m256i lo = simde_mm256_cvtps_epi32(simde_mm512_castps512_ps256(a));
+    simde__m256i hi = simde_mm256_cvtps_epi32(simde_mm256_castpd_ps(simde_mm512_extractf64x4_pd(simde_mm512_castps_pd(a), 1)));
+    return simde_mm512_inserti64x4(simde_mm512_castsi256_si512(lo), hi, 1);
+}
+static inline vi v_and_i32(vi a, vi b) { return simde_mm512_and_si512(a, b); }
+static inline vi v_or_i32(vi a, vi b) { return simde_mm512_or_si512(a, b); }
+static inline vi v_loadu_i32(const void *p) { return simde_mm512_loadu_si512(p); }
+static inline vf v_as_float(vi a) { return simde_mm512_castsi512_ps(a); }
+/* 128-bit chunk c (0..3); a switch keeps the immediates literal at -O0 */
+static inline simde__m128 v_chunk(vf a, int c)
+{
+    switch (c) {
+    case 0: return simde_mm512_castps512_ps128(a);
+    case 1: return simde_mm512_extractf32x4_ps(a, 1);
+    case 2: return simde_mm512_extractf32x4_ps(a, 2);
+    default: return simde_mm512_extractf32x4_ps(a, 3);
+    }
+}
+static inline int v_all_eq_i32(vi a, vi b) { return simde_mm512_cmpeq_epi32_mask(a, b) == 0xffff; }
+#define v_slli_i32(a, n) simde_mm512_slli_epi32(a, n)
 /* Zero-extends 16 uint16 in the low half of x: element i moves to 16-bit
  * slot 2i, odd slots zeroed. */
 static inline vi v_widen_u16(simde__m256i x)
@@ -177,27 +194,37 @@ static inline vf v_sub(vf a, vf b) { return simde_mm256_sub_ps(a, b); }
 static inline vf v_mul(vf a, vf b) { return simde_mm256_mul_ps(a, b); }
 static inline vf v_fmadd(vf a, vf b, vf c) { return simde_mm256_fmadd_ps(a, b, c); }
 static inline vf v_div(vf a, vf b) { return simde_mm256_div_ps(a, b); }
-static inline vf v_rsqrt_estimate(vf a) { return simde_mm256_rsqrt_ps(a); }
+static inline vf v_sqrt(vf a) { return simde_mm256_sqrt_ps(a); }
 static inline vf v_min(vf a, vf b) { return simde_mm256_min_ps(a, b); }
 static inline vf v_max(vf a, vf b) { return simde_mm256_max_ps(a, b); }
 static inline vm v_lt(vf a, vf b) { return simde_mm256_cmp_ps(a, b, SIMDE_CMP_LT_OQ); }
 static inline vf v_select(vm m, vf t, vf f) { return simde_mm256_blendv_ps(f, t, m); }
+static inline vi v_select_i32(vm m, vi t, vi f)
+{
+    return simde_mm256_castps_si256(simde_mm256_blendv_ps(simde_mm256_castsi256_ps(f), simde_mm256_castsi256_ps(t), m));
+}
 static inline int v_any(vm m) { return simde_mm256_movemask_ps(m) != 0; }
 static inline vi v_min_i32(vi a, vi b) { return simde_mm256_min_epi32(a, b); }
 static inline void v_store_i32(int32_t *p, vi a) { simde_mm256_storeu_si256(p, a); }
 static inline vi v_set1_i32(int32_t x) { return simde_mm256_set1_epi32(x); }
 static inline vf v_from_u32(vi a) { return simde_mm256_cvtepi32_ps(a); } /* values < 2^31 */
+static inline vi v_round_i32(vf a) { return simde_mm256_cvtps_epi32(a); }
+static inline vi v_and_i32(vi a, vi b) { return simde_mm256_and_si256(a, b); }
+static inline vi v_or_i32(vi a, vi b) { return simde_mm256_or_si256(a, b); }
+static inline vi v_loadu_i32(const void *p) { return simde_mm256_loadu_si256(p); }
+static inline vf v_as_float(vi a) { return simde_mm256_castsi256_ps(a); }
+static inline simde__m128 v_chunk(vf a, int c)
+{
+    return c ? simde_mm256_extractf128_ps(a, 1) : simde_mm256_castps256_ps128(a);
+}
+static inline int v_all_eq_i32(vi a, vi b) { return simde_mm256_movemask_epi8(simde_mm256_cmpeq_epi32(a, b)) == -1; }
+#define v_slli_i32(a, n) simde_mm256_slli_epi32(a, n)
 static inline vi v_load_u16(const uint16_t *p) { return simde_mm256_cvtepu16_epi32(simde_mm_loadu_si128(p)); }
 static inline vi v_load_u8(const uint8_t *p) { return simde_mm256_cvtepu8_epi32(simde_mm_loadu_si64(p)); }
 static inline vf v_rows(const float *const *r, int a)
 {
     vf x = simde_mm256_castps128_ps256(simde_mm_loadu_ps(r[a]));
     return simde_mm256_insertf128_ps(x, simde_mm_loadu_ps(r[4 + a]), 1);
-}
-/* The same from registers: lane k of the result is x[4k + a]. */
-static inline vf v_rows_of(const simde__m128 *x, int a)
-{
-    return simde_mm256_insertf128_ps(simde_mm256_castps128_ps256(x[a]), x[4 + a], 1);
 }
 static inline vf v_unpacklo(vf a, vf b) { return simde_mm256_unpacklo_ps(a, b); }
 static inline vf v_unpackhi(vf a, vf b) { return simde_mm256_unpackhi_ps(a, b); }
@@ -255,16 +282,32 @@ static inline vf v_mul(vf a, vf b) { return simde_mm_mul_ps(a, b); }
 /* Fused on NEON; plain SSE2 has no FMA and SIMDe computes a * b + c. */
 static inline vf v_fmadd(vf a, vf b, vf c) { return simde_mm_fmadd_ps(a, b, c); }
 static inline vf v_div(vf a, vf b) { return simde_mm_div_ps(a, b); }
-static inline vf v_rsqrt_estimate(vf a) { return simde_mm_rsqrt_ps(a); }
+static inline vf v_sqrt(vf a) { return simde_mm_sqrt_ps(a); }
 static inline vf v_min(vf a, vf b) { return simde_mm_min_ps(a, b); }
 static inline vf v_max(vf a, vf b) { return simde_mm_max_ps(a, b); }
 static inline vm v_lt(vf a, vf b) { return simde_mm_cmplt_ps(a, b); }
 static inline vf v_select(vm m, vf t, vf f) { return simde_mm_or_ps(simde_mm_and_ps(m, t), simde_mm_andnot_ps(m, f)); }
+static inline vi v_select_i32(vm m, vi t, vi f)
+{
+    return simde_mm_castps_si128(v_select(m, simde_mm_castsi128_ps(t), simde_mm_castsi128_ps(f)));
+}
 static inline int v_any(vm m) { return simde_mm_movemask_ps(m) != 0; }
 static inline vi v_min_i32(vi a, vi b) { return simde_mm_min_epi32(a, b); }
 static inline void v_store_i32(int32_t *p, vi a) { simde_mm_storeu_si128(p, a); }
 static inline vi v_set1_i32(int32_t x) { return simde_mm_set1_epi32(x); }
 static inline vf v_from_u32(vi a) { return simde_mm_cvtepi32_ps(a); } /* values < 2^31 */
+static inline vi v_round_i32(vf a) { return simde_mm_cvtps_epi32(a); }
+static inline vi v_and_i32(vi a, vi b) { return simde_mm_and_si128(a, b); }
+static inline vi v_or_i32(vi a, vi b) { return simde_mm_or_si128(a, b); }
+static inline vi v_loadu_i32(const void *p) { return simde_mm_loadu_si128(p); }
+static inline vf v_as_float(vi a) { return simde_mm_castsi128_ps(a); }
+static inline simde__m128 v_chunk(vf a, int c)
+{
+    (void)c;
+    return a;
+}
+static inline int v_all_eq_i32(vi a, vi b) { return simde_mm_movemask_epi8(simde_mm_cmpeq_epi32(a, b)) == 0xffff; }
+#define v_slli_i32(a, n) simde_mm_slli_epi32(a, n)
 static inline vi v_load_u16(const uint16_t *p)
 {
     return simde_mm_unpacklo_epi16(simde_mm_loadu_si64(p), simde_mm_setzero_si128());
@@ -275,7 +318,6 @@ static inline vi v_load_u8(const uint8_t *p)
     return simde_mm_unpacklo_epi16(simde_mm_unpacklo_epi8(simde_mm_loadu_si32(p), z), z);
 }
 static inline vf v_rows(const float *const *r, int a) { return simde_mm_loadu_ps(r[a]); }
-static inline vf v_rows_of(const simde__m128 *x, int a) { return x[a]; }
 static inline vf v_unpacklo(vf a, vf b) { return simde_mm_unpacklo_ps(a, b); }
 static inline vf v_unpackhi(vf a, vf b) { return simde_mm_unpackhi_ps(a, b); }
 static inline vf v_unpacklo64(vf a, vf b) { return simde_mm_movelh_ps(a, b); }
@@ -298,19 +340,6 @@ static inline vf v_pack3(const vf *o, const int m)
 #else
 #error "SKIN_W must be 4, 8 or 16"
 #endif
-
-/* 1 / sqrt(a) to about 1e-7 relative: the estimate (12 bits on x86, 8 on
- * NEON) refined by Newton-Raphson, far cheaper than sqrt and divide. */
-static inline vf v_rsqrt(vf a)
-{
-    vf y = v_rsqrt_estimate(a);
-    const vf half_a = v_mul(v_set1(0.5f), a), three_halves = v_set1(1.5f);
-    y = v_mul(y, v_sub(three_halves, v_mul(half_a, v_mul(y, y))));
-#if defined(SIMDE_ARM_NEON_A32V7_NATIVE)
-    y = v_mul(y, v_sub(three_halves, v_mul(half_a, v_mul(y, y))));
-#endif
-    return y;
-}
 
 #if SKIN_W == 16
 static inline vf v_neg_if(vm m, vf a) { return simde_mm512_mask_sub_ps(a, m, v_zero(), a); }

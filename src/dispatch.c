@@ -34,7 +34,12 @@ static int cpu_has(skin_isa isa)
 {
     switch (isa) {
     case SKIN_ISA_SCALAR: return 1;
-#if defined(SKIN_HAVE_X86_KERNELS)
+#if defined(SKIN_HAVE_X86_KERNELS) && defined(SKIN_PORTABLE_KERNELS)
+    /* Built without -m flags: SIMDe emulates what the CPU lacks. */
+    case SKIN_ISA_SSE2:
+    case SKIN_ISA_AVX2:
+    case SKIN_ISA_AVX512: return 1;
+#elif defined(SKIN_HAVE_X86_KERNELS)
     case SKIN_ISA_SSE2: return __builtin_cpu_supports("sse2");
     case SKIN_ISA_AVX2:
         return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
@@ -58,8 +63,9 @@ static skin_isa best_isa(void)
     return SKIN_ISA_SCALAR;
 }
 
-/* SKIN_ISA_AUTO (0) means "not chosen yet".  Concurrent first calls all
- * compute the same answer, so a plain atomic store is enough. */
+/* SKIN_ISA_AUTO (0) means "not chosen yet".  The first skin_get_isa
+ * publishes its choice with a compare-and-swap from AUTO, so it can never
+ * overwrite a concurrent skin_set_isa. */
 static _Atomic int current_isa = SKIN_ISA_AUTO;
 
 static skin_isa initial_isa(void)
@@ -77,8 +83,11 @@ skin_isa skin_get_isa(void)
 {
     int isa = atomic_load_explicit(&current_isa, memory_order_acquire);
     if (isa == SKIN_ISA_AUTO) {
-        isa = initial_isa();
-        atomic_store_explicit(&current_isa, isa, memory_order_release);
+        int chosen = initial_isa();
+        /* On failure `isa` receives the value another thread stored. */
+        if (atomic_compare_exchange_strong_explicit(&current_isa, &isa, chosen,
+                                                    memory_order_acq_rel, memory_order_acquire))
+            isa = chosen;
     }
     return (skin_isa)isa;
 }

@@ -48,21 +48,22 @@ skin_status skin_pose_to_matrices(uint32_t joint_count, const int32_t *parents,
         if (parents[j] >= (int64_t)j) return SKIN_ERROR_INVALID_HIERARCHY;
     for (uint32_t j = 0; j < joint_count; ++j) {
         float local[12] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0};
+        const size_t jj = j; /* size_t offsets: 12 * j overflows 32 bits */
         if (rotations) {
-            const float *q = rotations + 4 * j;
+            const float *q = rotations + 4 * jj;
             quat_to_rows((const double[4]){q[0], q[1], q[2], q[3]}, local);
         }
-        if (scales) scale_columns(local, scales + 3 * j);
+        if (scales) scale_columns(local, scales + 3 * jj);
         if (translations) {
-            local[3] = translations[3 * j];
-            local[7] = translations[3 * j + 1];
-            local[11] = translations[3 * j + 2];
+            local[3] = translations[3 * jj];
+            local[7] = translations[3 * jj + 1];
+            local[11] = translations[3 * jj + 2];
         }
-        float *dst = model_out + 12 * j;
+        float *dst = model_out + 12 * jj;
         if (parents[j] < 0)
             memcpy(dst, local, sizeof local);
         else
-            affine_mul(model_out + 12 * parents[j], local, dst);
+            affine_mul(model_out + 12 * (size_t)parents[j], local, dst);
     }
     return SKIN_OK;
 }
@@ -72,7 +73,7 @@ skin_status skin_apply_inverse_bind(uint32_t joint_count, const float *model,
 {
     if (!model || !inverse_bind || !out) return SKIN_ERROR_NULL_ARGUMENT;
     if (joint_count == 0) return SKIN_ERROR_INVALID_COUNT;
-    for (uint32_t j = 0; j < joint_count; ++j) {
+    for (size_t j = 0; j < joint_count; ++j) {
         float tmp[12];
         affine_mul(model + 12 * j, inverse_bind + 12 * j, tmp);
         memcpy(out + 12 * j, tmp, sizeof tmp);
@@ -119,6 +120,17 @@ static void quat_from_rotation(const double r[3][3], double q[4])
 
 uint32_t skin_matrix_to_dual_quat(const float m[12], float dq[8], float scale_out[3])
 {
+    if (!m || !dq) return SKIN_NONRIGID_DEGENERATE; /* documented: nothing written */
+    /* Non-finite input has no rotation to extract: report it (as an axis of
+     * no usable length) and return the identity rather than NaNs. */
+    for (int i = 0; i < 12; ++i) {
+        if (!isfinite(m[i])) {
+            static const float identity[8] = {0, 0, 0, 1, 0, 0, 0, 0};
+            memcpy(dq, identity, sizeof identity);
+            if (scale_out) scale_out[0] = scale_out[1] = scale_out[2] = 1.0f;
+            return SKIN_NONRIGID_DEGENERATE;
+        }
+    }
     uint32_t flags = 0;
     double col[3][3], s[3];
     for (int c = 0; c < 3; ++c) {
@@ -177,7 +189,7 @@ skin_status skin_matrices_to_dual_quats(uint32_t joint_count, const float *matri
     const uint32_t representable =
         scales ? SKIN_NONRIGID_SCALE | SKIN_NONRIGID_NONUNIFORM | SKIN_NONRIGID_MIRROR : 0;
     uint32_t nonrigid = 0;
-    for (uint32_t j = 0; j < joint_count; ++j) {
+    for (size_t j = 0; j < joint_count; ++j) {
         uint32_t f = skin_matrix_to_dual_quat(matrices + 12 * j, dual_quats + 8 * j,
                                               scales ? scales + 3 * j : NULL);
         nonrigid += (f & ~representable) != 0;
@@ -186,8 +198,9 @@ skin_status skin_matrices_to_dual_quats(uint32_t joint_count, const float *matri
     return SKIN_OK;
 }
 
-void skin_dual_quat_to_matrix(const float dq[8], const float scale[3], float m[12])
+skin_status skin_dual_quat_to_matrix(const float dq[8], const float scale[3], float m[12])
 {
+    if (!dq || !m) return SKIN_ERROR_NULL_ARGUMENT;
     double n = sqrt((double)dq[0] * dq[0] + (double)dq[1] * dq[1] + (double)dq[2] * dq[2] +
                     (double)dq[3] * dq[3]);
     if (!(n > 0.0)) n = 1.0;
@@ -199,6 +212,7 @@ void skin_dual_quat_to_matrix(const float dq[8], const float scale[3], float m[1
     m[3] = (float)(2 * (r[3] * d[0] - d[3] * r[0] + r[1] * d[2] - r[2] * d[1]));
     m[7] = (float)(2 * (r[3] * d[1] - d[3] * r[1] + r[2] * d[0] - r[0] * d[2]));
     m[11] = (float)(2 * (r[3] * d[2] - d[3] * r[2] + r[0] * d[1] - r[1] * d[0]));
+    return SKIN_OK;
 }
 
 static float clean_weight(float w) { return isfinite(w) && w > 0.0f ? w : 0.0f; }
@@ -283,11 +297,19 @@ skin_status skin_deinterleave_influences_typed(size_t vertex_count, uint32_t set
         return SKIN_ERROR_INVALID_FORMAT;
     if (!valid_weight_format(in_weight_format) || !valid_weight_format(out_weight_format))
         return SKIN_ERROR_INVALID_FORMAT;
+    if (vertex_count > SIZE_MAX / (4 * sizeof(float))) return SKIN_ERROR_INVALID_COUNT;
     const uint32_t k = 4 * set_count;
     for (uint32_t s = 0; s < set_count; ++s)
         if (!joint_sets[s] || !weight_sets[s]) return SKIN_ERROR_NULL_ARGUMENT;
     for (uint32_t i = 0; i < k; ++i)
         if (!joints_out[i] || !weights_out[i]) return SKIN_ERROR_NULL_ARGUMENT;
+
+    /* Every joint is checked before anything is written, so a failure
+     * leaves the outputs untouched. */
+    if (in_joint_format == SKIN_JOINT_U16 && out_joint_format == SKIN_JOINT_U8)
+        for (uint32_t s = 0; s < set_count; ++s)
+            for (size_t i = 0; i < 4 * vertex_count; ++i)
+                if (((const uint16_t *)joint_sets[s])[i] > 255) return SKIN_ERROR_INVALID_FORMAT;
 
     for (size_t v = 0; v < vertex_count; ++v) {
         uint32_t joint[8];
@@ -297,7 +319,6 @@ skin_status skin_deinterleave_influences_typed(size_t vertex_count, uint32_t set
             const void *js = joint_sets[i >> 2];
             joint[i] = in_joint_format == SKIN_JOINT_U8 ? ((const uint8_t *)js)[at]
                                                         : ((const uint16_t *)js)[at];
-            if (out_joint_format == SKIN_JOINT_U8 && joint[i] > 255) return SKIN_ERROR_INVALID_FORMAT;
             w[i] = read_weight(in_weight_format, weight_sets[i >> 2], at);
         }
         normalize_row(w, k);

@@ -18,10 +18,18 @@ int skin_has_openmp(void)
 /* Chunks are whole multiples of 64 vertices: 64 * stride is a multiple of
  * 64 bytes for any stride, so chunk boundaries sit at the same offset within
  * a cache line as vertex 0 and threads never share a line of an aligned
- * output.  About eight chunks a thread, taken dynamically, even out a busy
- * core; at least 4096 vertices each keep the per-call palette set-up of the
- * kernels negligible. */
-enum { ALIGN = 64, MIN_CHUNK = 4096, CHUNKS_PER_THREAD = 8 };
+ * output.  About four chunks a thread, taken dynamically, even out a busy
+ * core.  A thread is worth waking only for a few microseconds of work
+ * (MIN_PER_THREAD vertices), so small meshes use fewer threads than asked:
+ * more would only add wake-up and hand-off time. */
+enum { ALIGN = 64, MIN_CHUNK = 1024, MIN_PER_THREAD = 2048, CHUNKS_PER_THREAD = 4 };
+
+static int threads_worth(size_t n, int threads)
+{
+    size_t useful = n / MIN_PER_THREAD;
+    if (useful < 1) useful = 1;
+    return useful < (size_t)threads ? (int)useful : threads;
+}
 
 static size_t chunk_size(size_t n, int threads)
 {
@@ -45,6 +53,7 @@ skin_status skin_mesh_parallel(const skin_mesh_desc *mesh, const skin_palette *p
 #else
     threads = 1;
 #endif
+    threads = threads_worth(n, threads);
     const size_t chunk = chunk_size(n, threads);
     const long chunks = (long)((n + chunk - 1) / chunk);
 #ifdef _OPENMP

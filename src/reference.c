@@ -67,7 +67,12 @@ static void dqs(const skin_job *job, size_t v, vertex *x)
     const skin_palette *pal = job->palette;
     double pivot[8], b[8] = {0};
     vec3 s = {0, 0, 0};
-    load_dq(pal->dual_quats + 8 * clamped_joint(job, 0, v), pivot);
+    /* The pivot: the slot with the largest weight, the first one on ties. */
+    uint32_t pivot_slot = 0;
+    for (uint32_t i = 1; i < job->mesh->influence_count; ++i)
+        if (skin_weight_at(job->mesh, i, v) > skin_weight_at(job->mesh, pivot_slot, v)) pivot_slot = i;
+    const uint32_t pivot_joint = clamped_joint(job, pivot_slot, v);
+    load_dq(pal->dual_quats + 8 * pivot_joint, pivot);
     for (uint32_t i = 0; i < job->mesh->influence_count; ++i) {
         uint32_t j = clamped_joint(job, i, v);
         double w = skin_weight_at(job->mesh, i, v), q[8];
@@ -85,7 +90,7 @@ static void dqs(const skin_job *job, size_t v, vertex *x)
         memcpy(b, pivot, sizeof b);
         norm = sqrt(b[0] * b[0] + b[1] * b[1] + b[2] * b[2] + b[3] * b[3]);
         if (pal->scales) {
-            const float *sc = pal->scales + 3 * clamped_joint(job, 0, v);
+            const float *sc = pal->scales + 3 * pivot_joint;
             s = (vec3){sc[0], sc[1], sc[2]};
         }
     }
@@ -114,6 +119,13 @@ static void put(const skin_job *job, int c, size_t v, double value)
     memcpy(job->dst[c] + v * job->dst_stride[c], &f, sizeof f);
 }
 
+static void put_packed(const skin_job *job, int c, size_t v, const float x[4])
+{
+    uint32_t word[2];
+    skin_pack_vector(job->vector_format, x, word);
+    memcpy(job->dst[c] + v * job->dst_stride[c], word, skin_vector_bytes(job->vector_format, c == 6));
+}
+
 void skin_kernel_scalar(const skin_job *job)
 {
     const skin_mesh_desc *m = job->mesh;
@@ -131,7 +143,11 @@ void skin_kernel_scalar(const skin_job *job)
                                        x.n.z, x.t.x, x.t.y, x.t.z, x.tw};
         for (int c = 0; c < SKIN_COMPONENTS; ++c) {
             int used = c < 3 || (c < 6 ? job->normals : job->tangents);
-            if (used) put(job, c, v, out[c]);
+            if (used && (c < 3 || job->vector_format == SKIN_VECTOR_F32)) put(job, c, v, out[c]);
+        }
+        if (job->vector_format != SKIN_VECTOR_F32) {
+            if (job->normals) put_packed(job, 3, v, (float[4]){(float)out[3], (float)out[4], (float)out[5], 0.0f});
+            if (job->tangents) put_packed(job, 6, v, (float[4]){(float)out[6], (float)out[7], (float)out[8], (float)out[9]});
         }
         if (job->bounds) {
             for (int c = 0; c < 3; ++c) {

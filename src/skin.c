@@ -44,10 +44,15 @@ const char *skin_status_string(skin_status status)
 
 static int misaligned(const void *p) { return ((uintptr_t)p & 3u) != 0; }
 
-static skin_status check_stride(const float *base, size_t stride, size_t element)
+/* The kernels address element v at base + v * stride for v < vertex_count:
+ * the limit follows from this mesh's count (stride * vertex_count <=
+ * PTRDIFF_MAX), not from the largest count any mesh may have. */
+static skin_status check_stride(const float *base, size_t stride, size_t element,
+                                size_t vertex_count)
 {
     if (stride < element || (stride & 3u) || misaligned(base)) return SKIN_ERROR_INVALID_STRIDE;
-    if (stride > SIZE_MAX / SKIN_MAX_VERTICES) return SKIN_ERROR_INVALID_STRIDE;
+    if (vertex_count && stride > (size_t)PTRDIFF_MAX / vertex_count)
+        return SKIN_ERROR_INVALID_STRIDE;
     return SKIN_OK;
 }
 
@@ -72,6 +77,11 @@ static skin_status prepare_output(const skin_mesh_desc *mesh, const skin_output 
     } else {
         return SKIN_ERROR_INVALID_FORMAT;
     }
+    const skin_vector_format vf = out->vector_format;
+    if (vf != SKIN_VECTOR_F32 && vf != SKIN_VECTOR_SNORM16 && vf != SKIN_VECTOR_1010102)
+        return SKIN_ERROR_INVALID_FORMAT;
+    if (vf != SKIN_VECTOR_F32 && out->layout == SKIN_LAYOUT_SOA) return SKIN_ERROR_INVALID_FORMAT;
+    job->vector_format = vf;
     job->normals = want_n != NULL;
     job->tangents = want_t != NULL;
     if (job->normals && !mesh->nx) return SKIN_ERROR_MISSING_ATTRIBUTE;
@@ -92,15 +102,18 @@ static skin_status prepare_output(const skin_mesh_desc *mesh, const skin_output 
         return SKIN_OK;
     }
     skin_status s;
+    const size_t n = mesh->vertex_count;
     if (!out->position) return SKIN_ERROR_NULL_ARGUMENT;
-    if ((s = check_stride(out->position, out->position_stride, 12)) != SKIN_OK) return s;
+    if ((s = check_stride(out->position, out->position_stride, 12, n)) != SKIN_OK) return s;
     set_strided(job, 0, 3, out->position, out->position_stride);
     if (job->normals) {
-        if ((s = check_stride(out->normal, out->normal_stride, 12)) != SKIN_OK) return s;
+        if ((s = check_stride(out->normal, out->normal_stride, skin_vector_bytes(vf, 0), n)) != SKIN_OK)
+            return s;
         set_strided(job, 3, 3, out->normal, out->normal_stride);
     }
     if (job->tangents) {
-        if ((s = check_stride(out->tangent, out->tangent_stride, 16)) != SKIN_OK) return s;
+        if ((s = check_stride(out->tangent, out->tangent_stride, skin_vector_bytes(vf, 1), n)) != SKIN_OK)
+            return s;
         set_strided(job, 6, 4, out->tangent, out->tangent_stride);
     }
     return SKIN_OK;

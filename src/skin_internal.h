@@ -5,6 +5,8 @@
 
 #include "skin/skin.h"
 
+#include <math.h>
+
 /* Output components in the order px py pz nx ny nz tx ty tz tw. */
 enum { SKIN_COMPONENTS = 10 };
 
@@ -21,6 +23,8 @@ typedef struct skin_job {
     int soa;              /* layout is SKIN_LAYOUT_SOA */
     int streaming;        /* SKIN_OUTPUT_STREAMING */
     int normalize;        /* SKIN_OUTPUT_NORMALIZE */
+    skin_vector_format vector_format; /* normals and tangents; non-F32: the
+                                         element starts at dst[3] / dst[6] */
     float *bounds;        /* NULL or 6 floats to fill */
     char *dst[SKIN_COMPONENTS];
     size_t dst_stride[SKIN_COMPONENTS];
@@ -61,6 +65,36 @@ static inline float skin_weight_at(const skin_mesh_desc *m, uint32_t i, size_t v
     case SKIN_WEIGHT_UNORM8: return (float)((const uint8_t *)m->weights[i])[v] * (1.0f / 255.0f);
     default: return ((const float *)m->weights[i])[v];
     }
+}
+
+/* Packed vectors (see skin_vector_format): float -> snorm with NaN -> 1, as
+ * the SIMD min/max/convert sequence gives, rounded to nearest even. */
+static inline int32_t skin_snorm(float f, float scale)
+{
+    f = f < 1.0f ? f : 1.0f; /* NaN -> 1 */
+    f = f > -1.0f ? f : -1.0f;
+    return (int32_t)nearbyintf(f * scale);
+}
+
+/* The element of a normal (w = 0) or tangent in a packed format: one
+ * uint32 (1010102) or two (snorm16: x | y << 16, z | w << 16). */
+static inline void skin_pack_vector(skin_vector_format format, const float v[4], uint32_t word[2])
+{
+    if (format == SKIN_VECTOR_1010102) {
+        word[0] = ((uint32_t)skin_snorm(v[0], 511.0f) & 0x3ffu) |
+                  ((uint32_t)skin_snorm(v[1], 511.0f) & 0x3ffu) << 10 |
+                  ((uint32_t)skin_snorm(v[2], 511.0f) & 0x3ffu) << 20 |
+                  (uint32_t)skin_snorm(v[3], 1.0f) << 30;
+    } else {
+        word[0] = ((uint32_t)skin_snorm(v[0], 32767.0f) & 0xffffu) | (uint32_t)skin_snorm(v[1], 32767.0f) << 16;
+        word[1] = ((uint32_t)skin_snorm(v[2], 32767.0f) & 0xffffu) | (uint32_t)skin_snorm(v[3], 32767.0f) << 16;
+    }
+}
+
+/* Bytes of a normal / tangent element in each vector format. */
+static inline size_t skin_vector_bytes(skin_vector_format format, int tangent)
+{
+    return format == SKIN_VECTOR_1010102 ? 4 : format == SKIN_VECTOR_SNORM16 ? 8 : tangent ? 16 : 12;
 }
 
 /* DQS: below this blended real-part norm the pivot's own dual quaternion is

@@ -19,10 +19,12 @@ skin_core_test(test_golden)       # hand-computed LBS/DQS cases, formats, layout
 skin_core_test(test_properties)   # seeded-rig properties, palette helpers, influence helpers
 skin_core_test(test_split)        # range splits and thread counts are bit-identical
 skin_core_test(test_threads LABELS threads LIBS Threads::Threads) # pthreads on disjoint ranges
+skin_core_test(test_isa_race LABELS threads LIBS Threads::Threads) # skin_set_isa vs the first skin_get_isa
 skin_core_test(test_bad_input)    # every invalid argument: own status, output untouched
 skin_core_test(test_validate)     # skin_validate: status, vertex and slot of each problem
 skin_core_test(test_helpers)      # glTF/engine helpers: 4x4, multiply/invert, normal matrices, quantiser, remainder rule
 skin_core_test(test_candy)        # candy wrapper at 180 degrees: DQS keeps the mid radius, LBS collapses
+skin_core_test(test_defects)      # issue 10 regressions: wide strides, helper NULL/non-finite input
 
 # The public header compiles as C++.
 include(CheckLanguage)
@@ -36,6 +38,11 @@ if(CMAKE_CXX_COMPILER)
 else()
   message(STATUS "No C++ compiler: core.test_cxx is not built")
 endif()
+
+# The top-level CMakeLists asks for no newer CMake than Ubuntu 22.04 ships.
+add_test(NAME core.cmake_minimum COMMAND ${CMAKE_COMMAND} -DSOURCE_DIR=${PROJECT_SOURCE_DIR}
+  -P ${CMAKE_CURRENT_SOURCE_DIR}/package/cmake_minimum_test.cmake)
+set_tests_properties(core.cmake_minimum PROPERTIES LABELS core TIMEOUT 30)
 
 # Configure, build and install the library as a shared package in a
 # temporary directory, check its exported symbols, and build a consumer

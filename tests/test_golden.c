@@ -107,13 +107,15 @@ static const golden_case golden_cases[] = {
      {0, 0, 0}, {0, 0, 0}, {0, 0, 0}, 1, {10, 1, 0}, {0, 1, 0}, {-1, 0, 0}},
     /* G: J2 0, J5 7/15, J6 7/15.  LBS: M = 14/15 diag(1,-1,-1):
      * p (1,0,0) -> (14/15,0,0); n (0,1,0) -> (0,-14/15,0); t (1,0,0) ->
-     * (14/15,0,0).  DQS: both J5 and J6 have a positive dot (1e-7 C) with the
-     * pivot J2, so b.real = 7/15 ((1,0,0,1e-7) + (-1,0,0,1e-7)) = (0,0,0,~9e-8),
-     * below 1e-6: the pivot J2 is used: p -> (0,1,0), n -> (-1,0,0),
-     * t -> (0,1,0).  (Without the fallback the result would be identity.) */
-    {"G DQS near-zero -> pivot", 3, {2, 5, 6}, {0, 7, 7}, {1, 0, 0}, {0, 1, 0}, {1, 0, 0, 1},
+     * (14/15,0,0).  DQS: the pivot is J5 (largest weight, lowest slot on the
+     * tie), not the zero-weight J2; J6 has a negative dot with J5 and is
+     * flipped, so b.real = 7/15 (2,0,0,0): the 180 degree turn about x,
+     * p -> (1,0,0), n -> (0,-1,0), t -> (1,0,0).  (With J2 as the pivot both
+     * dots are positive, the real parts cancel and the fallback would give
+     * J2's 90 degrees about z.) */
+    {"G DQS pivot = largest weight", 3, {2, 5, 6}, {0, 7, 7}, {1, 0, 0}, {0, 1, 0}, {1, 0, 0, 1},
      {14.0 / 15, 0, 0}, {0, -14.0 / 15, 0}, {14.0 / 15, 0, 0},
-     1, {0, 1, 0}, {-1, 0, 0}, {0, 1, 0}},
+     1, {1, 0, 0}, {0, -1, 0}, {1, 0, 0}},
     /* E: J0 3/15, J1 3/15, J2 4/15, J3 5/15 at p (1,1,1): the joints send p to
      * (1,1,1), (2,3,4), (-1,1,1), (9,1,1); LBS = ((3+6-4+45)/15, (3+9+4+5)/15,
      * (3+12+4+5)/15) = (10/3, 1.4, 1.6).  n (1,0,0): J0,J1 keep it, J2,J3 give
@@ -436,6 +438,118 @@ static void golden_scale(void)
 }
 
 /* Bounds of a single vertex and of an empty range. */
+/* The DQS pivot is the largest weight, not slot 0 (glTF does not sort
+ * weights).  K0 identity; K1 and K2 turn 170 and 190 degrees about z and
+ * move by (0,0,2): real (0, 0, s_i, c_i) with s_i, c_i = sin, cos of 85 and
+ * 95 degrees, dual = 0.5 (t,0) q = (0, 0, c_i, -s_i).  Weights 0, 1/2, 1/2
+ * (in any slot order): the pivot is K1 or K2, whose dot is cos 10 > 0, so
+ * b = (0, 0, s, 0 | 0, 0, 0, -s) with s = sin 85: after normalising, the
+ * 180 degree turn about z and the move (0,0,2).  p (1,0,0) -> (-1,0,2),
+ * n (0,1,0) -> (0,-1,0), t (1,0,0) -> (-1,0,0).  With slot 0 (K0) as the
+ * pivot, K2 (dot cos 95 < 0) would be flipped and the turns would cancel.
+ * Every ISA the CPU has. */
+static void golden_pivot(void)
+{
+    float dq[3 * 8] = {0, 0, 0, 1, 0, 0, 0, 0};
+    for (int i = 1; i <= 2; ++i) {
+        const double half = (i == 1 ? 85.0 : 95.0) * 3.14159265358979323846 / 180.0;
+        float *q = dq + 8 * i;
+        q[0] = q[1] = q[4] = q[5] = 0.0f;
+        q[2] = (float)sin(half), q[3] = (float)cos(half);
+        q[6] = (float)cos(half), q[7] = (float)-sin(half);
+    }
+    enum { V = 3 };
+    /* vertex v has K0 (weight 0) in slot v */
+    static const uint8_t j0[V] = {0, 1, 2}, j1[V] = {1, 0, 1}, j2[V] = {2, 2, 0};
+    static const float w0[V] = {0, 0.5f, 0.5f}, w1[V] = {0.5f, 0, 0.5f}, w2[V] = {0.5f, 0.5f, 0};
+    static const float px[V] = {1, 1, 1}, zero[V] = {0, 0, 0};
+    static const float ny[V] = {1, 1, 1}, tw[V] = {1, -1, 1};
+    const skin_mesh_desc mesh = {V, px, zero, zero, zero, ny, zero, px, zero, zero, tw, 3,
+                                 SKIN_JOINT_U8, SKIN_WEIGHT_F32, {j0, j1, j2}, {w0, w1, w2}};
+    const skin_palette pal = {3, NULL, NULL, dq, NULL};
+    for (int isa = SKIN_ISA_SCALAR; isa <= SKIN_ISA_NEON; ++isa) {
+        if (!skin_isa_supported((skin_isa)isa)) continue;
+        CHECK_STATUS(skin_set_isa((skin_isa)isa), SKIN_OK);
+        float vtx[V][10];
+        const skin_output out = {.position = vtx[0], .position_stride = 40, .normal = vtx[0] + 3,
+                                 .normal_stride = 40, .tangent = vtx[0] + 6, .tangent_stride = 40};
+        CHECK_STATUS(skin_mesh(&mesh, &pal, SKIN_DQS, &out, 0, V), SKIN_OK);
+        static const double expect[10] = {-1, 0, 2, 0, -1, 0, -1, 0, 0};
+        for (int v = 0; v < V; ++v) {
+            for (int e = 0; e < 9; ++e)
+                CHECK_CLOSE_AT(vtx[v][e], expect[e], TOL, "pivot %s vertex %d component %d",
+                               skin_isa_name((skin_isa)isa), v, e);
+            CHECK(vtx[v][9] == tw[v]);
+        }
+    }
+    CHECK_STATUS(skin_set_isa(SKIN_ISA_AUTO), SKIN_OK);
+}
+
+/* Packed normals and tangents, bit for bit: one vertex under the identity
+ * so the floats are exact.  n = (0.5, -0.25, 1.5), t = (-1, 0.001, 0.75, -1).
+ * 1010102 (scale 511, ties to even): n -> 255.5 -> 256, -127.75 -> -128
+ * (0x380), 1.5 clamps to 511 (0x1ff), w 0; t -> -511 (0x201), 0.511 -> 1,
+ * 383.25 -> 383 (0x17f), w -1 (3).  snorm16 (scale 32767): n -> 16383.5 ->
+ * 16384, -8191.75 -> -8192, 32767, 0; t -> -32767, 32.767 -> 33,
+ * 24575.25 -> 24575, -32767.  Every ISA; then the statuses of bad uses. */
+static void golden_packed(void)
+{
+    static const float identity[12] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0};
+    static const float p0[1] = {0}, nx[1] = {0.5f}, ny[1] = {-0.25f}, nz[1] = {1.5f};
+    static const float tx[1] = {-1}, ty[1] = {0.001f}, tz[1] = {0.75f}, tw[1] = {-1};
+    static const uint8_t j[1] = {0};
+    static const float w[1] = {1};
+    const skin_mesh_desc mesh = {1, p0, p0, p0, nx, ny, nz, tx, ty, tz, tw, 1,
+                                 SKIN_JOINT_U8, SKIN_WEIGHT_F32, {j}, {w}};
+    const skin_palette pal = {1, identity, NULL, NULL, NULL};
+    const uint32_t n1010102 = 256u | 0x380u << 10 | 0x1ffu << 20;
+    const uint32_t t1010102 = 0x201u | 1u << 10 | 0x17fu << 20 | 3u << 30;
+    const int16_t n16[4] = {16384, -8192, 32767, 0}, t16[4] = {-32767, 33, 24575, -32767};
+    for (int isa = SKIN_ISA_SCALAR; isa <= SKIN_ISA_NEON; ++isa) {
+        if (!skin_isa_supported((skin_isa)isa)) continue;
+        CHECK_STATUS(skin_set_isa((skin_isa)isa), SKIN_OK);
+        unsigned char v[3][28];
+        memset(v, 0xA5, sizeof v);
+        skin_output out = {.position = (float *)v[1], .position_stride = 20,
+                           .normal = (float *)(v[1] + 12), .normal_stride = 20,
+                           .tangent = (float *)(v[1] + 16), .tangent_stride = 20,
+                           .vector_format = SKIN_VECTOR_1010102};
+        CHECK_STATUS(skin_mesh(&mesh, &pal, SKIN_LBS, &out, 0, 1), SKIN_OK);
+        uint32_t got[2];
+        memcpy(got, v[1] + 12, 8);
+        CHECK_INT(got[0], n1010102);
+        CHECK_INT(got[1], t1010102);
+        CHECK(untouched(v[0], 28) && untouched(v[1] + 20, 8) && untouched(v[2], 28));
+        memset(v, 0xA5, sizeof v);
+        out.position_stride = out.normal_stride = out.tangent_stride = 28;
+        out.tangent = (float *)(v[1] + 20);
+        out.vector_format = SKIN_VECTOR_SNORM16;
+        CHECK_STATUS(skin_mesh(&mesh, &pal, SKIN_LBS, &out, 0, 1), SKIN_OK);
+        int16_t gn[4], gt[4];
+        memcpy(gn, v[1] + 12, 8);
+        memcpy(gt, v[1] + 20, 8);
+        for (int c = 0; c < 4; ++c) {
+            CHECK_INT(gn[c], n16[c]);
+            CHECK_INT(gt[c], t16[c]);
+        }
+        CHECK(untouched(v[0], 28) && untouched(v[2], 28));
+    }
+    CHECK_STATUS(skin_set_isa(SKIN_ISA_AUTO), SKIN_OK);
+    float buf[16];
+    skin_output bad = {.position = buf, .position_stride = 16, .normal = buf + 3, .normal_stride = 16,
+                       .vector_format = SKIN_VECTOR_SNORM16}; /* 12 + 8 > 16 is fine: strides are per attribute */
+    CHECK_STATUS(skin_mesh(&mesh, &pal, SKIN_LBS, &bad, 0, 0), SKIN_OK);
+    bad.normal_stride = 4; /* a snorm16 element is 8 bytes */
+    CHECK_STATUS(skin_mesh(&mesh, &pal, SKIN_LBS, &bad, 0, 0), SKIN_ERROR_INVALID_STRIDE);
+    bad.vector_format = SKIN_VECTOR_1010102; /* 4 bytes fit */
+    CHECK_STATUS(skin_mesh(&mesh, &pal, SKIN_LBS, &bad, 0, 0), SKIN_OK);
+    bad.vector_format = (skin_vector_format)3;
+    CHECK_STATUS(skin_mesh(&mesh, &pal, SKIN_LBS, &bad, 0, 0), SKIN_ERROR_INVALID_FORMAT);
+    skin_output soa = {.layout = SKIN_LAYOUT_SOA, .soa = {buf, buf + 1, buf + 2, buf + 3, buf + 4, buf + 5},
+                       .vector_format = SKIN_VECTOR_1010102};
+    CHECK_STATUS(skin_mesh(&mesh, &pal, SKIN_LBS, &soa, 0, 0), SKIN_ERROR_INVALID_FORMAT);
+}
+
 static void golden_bounds_edges(void)
 {
     golden_mesh g;
@@ -465,6 +579,8 @@ int main(void)
 {
     golden_table();
     golden_scale();
+    golden_pivot();
+    golden_packed();
     golden_bounds_edges();
     return check_finish("test_golden");
 }

@@ -38,17 +38,47 @@ typedef struct layout {
     int normals, tangents;
     size_t off[10], stride[10];
     size_t misalign; /* bytes added to every base (still float aligned) */
+    skin_vector_format format; /* normals and tangents; packed: element at off[3] / off[6] */
 } layout;
 
 static layout make_interleaved(const char *name, int normals, int tangents, size_t misalign)
 {
-    layout l = {name, 0, normals, tangents, {0}, {0}, misalign};
+    layout l = {name, 0, normals, tangents, {0}, {0}, misalign, SKIN_VECTOR_F32};
     size_t stride = 12 + 12 * (size_t)normals + 16 * (size_t)tangents;
     for (int e = 0; e < 10; ++e) l.stride[e] = stride;
     for (int e = 0; e < 3; ++e) l.off[e] = 4 * (size_t)e;
     for (int e = 3; e < 6; ++e) l.off[e] = 4 * (size_t)e;
     for (int e = 6; e < 10; ++e) l.off[e] = (normals ? 24 : 12) + 4 * (size_t)(e - 6);
     return l;
+}
+
+/* p (12 bytes), then packed normal and tangent elements. */
+static layout make_packed(const char *name, skin_vector_format format, int tangents, size_t misalign)
+{
+    const size_t vb = format == SKIN_VECTOR_1010102 ? 4 : 8;
+    layout l = make_interleaved(name, 1, tangents, misalign);
+    l.format = format;
+    const size_t stride = 12 + vb * (tangents ? 2 : 1);
+    for (int e = 0; e < 10; ++e) l.stride[e] = stride;
+    for (int e = 3; e < 6; ++e) l.off[e] = 12 + vb - 4; /* the element's last word, for layout_bytes */
+    for (int e = 6; e < 10; ++e) l.off[e] = 12 + 2 * vb - 4;
+    l.off[3] = 12, l.off[6] = 12 + vb;
+    return l;
+}
+
+/* Component c (0..3) of a packed element, in units of its last bit. */
+static int unpack_component(skin_vector_format format, const unsigned char *p, int c)
+{
+    if (format == SKIN_VECTOR_SNORM16) {
+        int16_t x;
+        memcpy(&x, p + 2 * c, 2);
+        return x;
+    }
+    uint32_t w;
+    memcpy(&w, p, 4);
+    int bits = c < 3 ? 10 : 2;
+    int32_t x = (int32_t)((w >> (10 * c)) & ((1u << bits) - 1));
+    return x >= 1 << (bits - 1) ? x - (1 << bits) : x;
 }
 
 static size_t layout_bytes(const layout *l, size_t n)
@@ -70,6 +100,7 @@ static skin_output make_output(const layout *l, unsigned char *buf, uint32_t fla
     unsigned char *base = buf + PAD + l->misalign;
     o.flags = flags;
     o.bounds = bounds;
+    o.vector_format = l->format;
     if (l->soa) {
         o.layout = SKIN_LAYOUT_SOA;
         for (int e = 0; e < 10; ++e)
@@ -107,6 +138,18 @@ static void compare(const layout *l, const unsigned char *want, const unsigned c
         for (int a = 0; a < 3; ++a) { /* attribute: position, normal, tangent */
             int e0 = 3 * a, n = a == 2 ? 4 : 3;
             if (!used(l, e0)) continue;
+            if (a && l->format != SKIN_VECTOR_F32) {
+                /* packed: at most one step apart (float rounding may cross a
+                 * rounding boundary) */
+                size_t at = base + l->off[e0] + v * l->stride[e0];
+                memset(written + at, 1, l->format == SKIN_VECTOR_1010102 ? 4 : 8);
+                for (int c = 0; c < 4; ++c) {
+                    int w = unpack_component(l->format, want + at, c), g = unpack_component(l->format, got + at, c);
+                    if (abs(w - g) > 1 && reported++ < 3)
+                        EXPECT(0, "%s: vertex %zu attribute %d component %d: want %d got %d", what, v, a, c, w, g);
+                }
+                continue;
+            }
             double mag = 1.0;
             for (int e = e0; e < e0 + n; ++e) {
                 float w;
@@ -218,24 +261,29 @@ static const uint32_t joint_counts[] = {3, 16, 31, 64, 100, 255, 300};
 static void random_rigs(int lanes)
 {
     static const skin_weight_format wfs[] = {SKIN_WEIGHT_F32, SKIN_WEIGHT_UNORM16, SKIN_WEIGHT_UNORM8};
-    layout layouts[7];
+    layout layouts[11];
     layouts[0] = make_interleaved("interleaved pnt", 1, 1, 0);
     layouts[1] = make_interleaved("interleaved pn", 1, 0, 0);
     layouts[2] = make_interleaved("positions only", 0, 0, 0);
     layouts[3] = make_interleaved("interleaved pnt, misaligned", 1, 1, 4);
-    layout sep = {"separate strided", 0, 1, 1, {0}, {0}, 0};
+    layout sep = {"separate strided", 0, 1, 1, {0}, {0}, 0, SKIN_VECTOR_F32};
     const size_t n = 10000;
     for (int e = 0; e < 3; ++e) sep.off[e] = 4 * (size_t)e, sep.stride[e] = 16;
     for (int e = 3; e < 6; ++e) sep.off[e] = 16 * n + 4 * (size_t)(e - 3), sep.stride[e] = 12;
     for (int e = 6; e < 10; ++e) sep.off[e] = 28 * n + 4 * (size_t)(e - 6), sep.stride[e] = 32;
     layouts[4] = sep;
-    layout soa = {"soa", 1, 1, 1, {0}, {0}, 0};
+    layout soa = {"soa", 1, 1, 1, {0}, {0}, 0, SKIN_VECTOR_F32};
     for (int e = 0; e < 10; ++e) soa.off[e] = (size_t)e * (4 * n + 64), soa.stride[e] = 4;
     layouts[5] = soa;
     layout pt = soa;
     pt.name = "soa p+t";
     pt.normals = 0;
     layouts[6] = pt;
+    layouts[7] = make_packed("interleaved pnt 1010102", SKIN_VECTOR_1010102, 1, 0);
+    layouts[8] = make_packed("interleaved pnt snorm16", SKIN_VECTOR_SNORM16, 1, 0);
+    layouts[9] = make_packed("interleaved pn 1010102, misaligned", SKIN_VECTOR_1010102, 0, 4);
+    layouts[10] = make_packed("interleaved pn snorm16", SKIN_VECTOR_SNORM16, 0, 0);
+    const int layout_count = (int)(sizeof layouts / sizeof layouts[0]);
     const size_t L = (size_t)lanes;
     const size_t ranges[][2] = {{0, 0}, {5, 1}, {3, L - 1}, {5, L + 1}, {0, n}, {7, 999}, {L, 2 * L}};
     int combo = 0;
@@ -253,12 +301,12 @@ static void random_rigs(int lanes)
                     skin_palette pal = r.palette;
                     float *nm = NULL;
                     if (method == SKIN_LBS && combo % 3 == 0) pal.normal_matrices = nm = normal_matrices(&r);
-                    for (int li = 0; li < 7; ++li) {
+                    for (int li = 0; li < layout_count; ++li) {
                         uint32_t flags = ((combo + li) & 1 ? SKIN_OUTPUT_STREAMING : 0) |
                                          (combo % 5 == 0 ? SKIN_OUTPUT_NORMALIZE : 0);
                         for (size_t ri = 0; ri < sizeof ranges / sizeof ranges[0]; ++ri) {
                             /* the full 10k range on two layouts per combo keeps the run short */
-                            if (ranges[ri][1] == n && li != combo % 7 && li != (combo + 3) % 7) continue;
+                            if (ranges[ri][1] == n && li != combo % layout_count && li != (combo + 3) % layout_count) continue;
                             char what[160];
                             snprintf(what, sizeof what, "%s k=%u joints=%u %s %s, %s, range %zu+%zu%s",
                                      method == SKIN_LBS ? "lbs" : "dqs", k, jc, jf == SKIN_JOINT_U8 ? "u8" : "u16",
@@ -273,8 +321,9 @@ static void random_rigs(int lanes)
                 }
 }
 
-/* Opposite rotations with equal weights cancel (pivot weight zero): the
- * blended real part is zero and the pivot's own transform is used. */
+/* All weights zero: the blended real part is zero and the pivot's own
+ * transform is used; the pivot is the first slot on the tie.  (With the
+ * largest weight as the pivot, nothing else can cancel the blend.) */
 static void dqs_fallback(void)
 {
     rig r;
@@ -285,7 +334,7 @@ static void dqs_fallback(void)
     for (size_t v = 0; v < 40; ++v)
         for (uint32_t i = 0; i < 3; ++i) {
             ((uint16_t *)r.joints[i])[v] = (uint16_t)i;
-            ((float *)r.weights[i])[v] = i == 0 ? 0.0f : 0.5f;
+            ((float *)r.weights[i])[v] = 0.0f;
         }
     layout l = make_interleaved("interleaved pnt", 1, 1, 0);
     check_call(&r, &r.palette, SKIN_DQS, &l, 0, 1, 38, "dqs near-zero fallback");
@@ -301,36 +350,84 @@ static void dqs_fallback(void)
 }
 
 /* One call, many ranges and skin_mesh_parallel must agree to the bit. */
+/* One call, random ranges and skin_mesh_parallel give the same bytes. */
+static void check_splits(const rig *r, skin_method method, const char *what)
+{
+    const size_t n = r->mesh.vertex_count;
+    layout l = make_interleaved("interleaved pnt", 1, 1, 0);
+    size_t bytes = layout_bytes(&l, n);
+    unsigned char *one = alloc_buffer(bytes), *parts = alloc_buffer(bytes), *par = alloc_buffer(bytes);
+    float b1[6], b3[6];
+    skin_output o1 = make_output(&l, one, SKIN_OUTPUT_STREAMING, b1);
+    skin_output o2 = make_output(&l, parts, 0, NULL), o3 = make_output(&l, par, 0, b3);
+    skin_mesh(&r->mesh, &r->palette, method, &o1, 0, n);
+    uint64_t s = 42;
+    for (size_t v = 0; v < n;) {
+        size_t c = 1 + rig_next(&s) % 77;
+        if (c > n - v) c = n - v;
+        skin_mesh(&r->mesh, &r->palette, method, &o2, v, c);
+        v += c;
+    }
+    skin_mesh_parallel(&r->mesh, &r->palette, method, &o3, 2);
+    EXPECT(memcmp(one, parts, bytes) == 0, "%s: ranges differ from one call (method %d)", what, method);
+    EXPECT(memcmp(one, par, bytes) == 0, "%s: parallel differs from one call (method %d)", what, method);
+    EXPECT(memcmp(b1, b3, sizeof b1) == 0, "%s: parallel bounds differ (method %d)", what, method);
+    free(one), free(parts), free(par);
+}
+
 static void splits(void)
 {
     for (int method = SKIN_LBS; method <= SKIN_DQS; ++method) {
         rig r;
         rig_options o = {5003, 40, 4, SKIN_JOINT_U8, SKIN_WEIGHT_UNORM16, 0, 7};
         if (rig_random(&r, &o)) exit(1);
-        layout l = make_interleaved("interleaved pnt", 1, 1, 0);
-        size_t bytes = layout_bytes(&l, 5003);
-        unsigned char *one = alloc_buffer(bytes), *parts = alloc_buffer(bytes), *par = alloc_buffer(bytes);
-        float b1[6], b3[6];
-        skin_output o1 = make_output(&l, one, SKIN_OUTPUT_STREAMING, b1);
-        skin_output o2 = make_output(&l, parts, 0, NULL), o3 = make_output(&l, par, 0, b3);
-        skin_mesh(&r.mesh, &r.palette, (skin_method)method, &o1, 0, 5003);
-        uint64_t s = 42;
-        for (size_t v = 0; v < 5003;) {
-            size_t c = 1 + rig_next(&s) % 77;
-            if (c > 5003 - v) c = 5003 - v;
-            skin_mesh(&r.mesh, &r.palette, (skin_method)method, &o2, v, c);
-            v += c;
-        }
-        skin_mesh_parallel(&r.mesh, &r.palette, (skin_method)method, &o3, 2);
-        EXPECT(memcmp(one, parts, bytes) == 0, "ranges differ from one call (method %d)", method);
-        EXPECT(memcmp(one, par, bytes) == 0, "parallel differs from one call (method %d)", method);
-        EXPECT(memcmp(b1, b3, sizeof b1) == 0, "parallel bounds differ (method %d)", method);
-        free(one), free(parts), free(par);
+        check_splits(&r, (skin_method)method, "random rig");
         rig_free(&r);
     }
 }
 
-/* The twisted cylinder: a structured mesh with a smooth weight falloff. */
+/* Real meshes leave unused slots zero at the end, and neighbours share
+ * joints.  Vertex v uses 1 + (v / period) % k slots (runs that straddle
+ * blocks), the rest weigh +0 or -0: blocks drop their all-zero trailing
+ * slots.  In every other run of 2 * period + 1 vertices all vertices share
+ * their joints: those blocks take the uniform-joint path.  Against the
+ * reference, and bit-identical under any split. */
+static void trailing_zero_slots(int lanes)
+{
+    static const skin_weight_format wfs[] = {SKIN_WEIGHT_F32, SKIN_WEIGHT_UNORM8, SKIN_WEIGHT_UNORM16};
+    const size_t n = 3001, period = 3 * (size_t)lanes + 5;
+    layout l = make_interleaved("interleaved pnt", 1, 1, 0);
+    for (int method = SKIN_LBS; method <= SKIN_DQS; ++method)
+        for (uint32_t k = 2; k <= 8; k += 3)
+            for (int wi = 0; wi < 3; ++wi) {
+                rig r;
+                rig_options o = {n, 64, k, SKIN_JOINT_U16, wfs[wi], 0, 0x5107u + k};
+                if (rig_random(&r, &o)) exit(1);
+                for (size_t v = 0; v < n; ++v) {
+                    const size_t run = v / (2 * period + 1);
+                    if (run % 2)
+                        for (uint32_t i = 0; i < k; ++i) ((uint16_t *)r.joints[i])[v] = (uint16_t)((run * 7 + i * 5) % 64);
+                }
+                for (size_t v = 0; v < n; ++v)
+                    for (uint32_t i = 1 + (uint32_t)((v / period) % k); i < k; ++i) {
+                        if (wfs[wi] == SKIN_WEIGHT_F32)
+                            ((float *)r.weights[i])[v] = v % 3 ? 0.0f : -0.0f;
+                        else if (wfs[wi] == SKIN_WEIGHT_UNORM8)
+                            ((uint8_t *)r.weights[i])[v] = 0;
+                        else
+                            ((uint16_t *)r.weights[i])[v] = 0;
+                    }
+                char what[96];
+                snprintf(what, sizeof what, "zero slots, shared joints %s k=%u weights %d",
+                         method == SKIN_LBS ? "lbs" : "dqs", k, wi);
+                const size_t ranges[][2] = {{0, n}, {3, 2 * (size_t)lanes + 1}, {period - 1, 3 * period}, {n - 7, 7}};
+                for (size_t ri = 0; ri < 4; ++ri)
+                    check_call(&r, &r.palette, (skin_method)method, &l, 0, ranges[ri][0], ranges[ri][1], what);
+                check_splits(&r, (skin_method)method, what);
+                rig_free(&r);
+            }
+}
+
 static void candy_wrapper(void)
 {
     rig r;
@@ -363,6 +460,7 @@ int main(void)
     random_rigs(lanes);
     dqs_fallback();
     splits();
+    trailing_zero_slots(lanes);
     candy_wrapper();
     printf("largest relative error vs the reference: %.3g\n", worst);
     printf("%s\n", failures ? "FAILED" : "passed");

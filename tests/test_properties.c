@@ -599,8 +599,8 @@ static void prop_deinterleave(void)
     for (int i = 0; i < 8; ++i) free(ow[i]);
     check_error_report("skin_deinterleave_influences f32 weights (abs. error)");
 
-    /* A u16 joint that does not fit u8: INVALID_FORMAT, vertices after the
-     * offending one untouched. */
+    /* A u16 joint that does not fit u8: INVALID_FORMAT, no output touched
+     * (not even the vertices before the offending one). */
     uint16_t j16[4 * 6] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 300, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2};
     float w4[4 * 6];
     for (int i = 0; i < 24; ++i) w4[i] = 0.25f;
@@ -614,10 +614,8 @@ static void prop_deinterleave(void)
     CHECK_STATUS(skin_deinterleave_influences(6, 1, SKIN_JOINT_U16, js, ws, SKIN_JOINT_U8,
                                               SKIN_WEIGHT_F32, jo_p, wo_p),
                  SKIN_ERROR_INVALID_FORMAT);
-    CHECK_INT(o8[0][0], 1);
-    CHECK_INT(o8[3][1], 8);
     for (int i = 0; i < 4; ++i)
-        for (int v = 3; v < 6; ++v) CHECK_INT(o8[i][v], 0xEE);
+        for (int v = 0; v < 6; ++v) CHECK_INT(o8[i][v], 0xEE);
     CHECK_STATUS(skin_deinterleave_influences(6, 3, SKIN_JOINT_U16, js, ws, SKIN_JOINT_U16,
                                               SKIN_WEIGHT_F32, jo_p, wo_p),
                  SKIN_ERROR_INVALID_INFLUENCES);

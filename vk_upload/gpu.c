@@ -1,5 +1,9 @@
-/* GPU compute skinning (LBS) into the stream ring, for comparison with the
- * CPU path.  The shader is compiled by glslc at build time and embedded. */
+/* GPU compute skinning (LBS and DQS) into the stream ring, at parity with
+ * the CPU kernels, for comparison with the CPU path.  The shaders
+ * (shaders/skin_lbs.comp, skin_dqs.comp) are compiled by glslc at build time
+ * and embedded; a mesh's formats and influence count are specialization
+ * constants, so each mesh gets its own pipeline per method (created on first
+ * use); everything that varies per call is a push constant. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,39 +12,52 @@
 static const uint32_t skin_lbs_spv[] =
 #include "skin_lbs.spv.inc"
     ;
+static const uint32_t skin_dqs_spv[] =
+#include "skin_dqs.spv.inc"
+    ;
 
-#define MAX_SETS 16u
 #define GROUP 64u
 
+/* Matches Params in shaders/skin_common.glsl. */
 typedef struct push_params {
-    uint32_t n, k, joint_count, has_normal, has_tangent, stride, out_normal, out_tangent;
+    uint32_t n, first, count, joint_count, tangent_plane, joint_base, weight_base, flags;
+    uint32_t vector_format, pos_off, nrm_off, tan_off, pos_stride, nrm_stride, tan_stride;
+    uint32_t comp_step;
 } push_params;
+
+enum { F_NORMAL = 1, F_TANGENT = 2, F_NORMALIZE = 4, F_EXTRA = 8 };
 
 struct skin_vk_gpu {
     vk_ctx c;
     VkPipelineStageFlags dst_stage;
     VkAccessFlags dst_access;
-    VkDescriptorSetLayout set_layout;
+    uint32_t flags;                     /* SKIN_VK_FORCE_STAGING */
+    VkDescriptorSetLayout set_layout;   /* set 0: the mesh streams */
+    VkDescriptorSetLayout frame_layout; /* set 1: palette and output, see vk_internal.h */
     VkPipelineLayout layout;
-    VkPipeline pipeline;
+    VkShaderModule modules[2];          /* LBS, DQS */
 };
 
 struct skin_vk_gpu_mesh {
     skin_vk_gpu *gpu;
     size_t vertex_count;
-    uint32_t influence_count, joint_count, set_count, has_normal, has_tangent;
-    vk_block streams;            /* planar input, see the shader */
-    vk_block palettes;           /* set_count palettes */
-    VkDeviceSize palette_stride; /* bytes between the per-set palettes */
+    uint32_t influence_count, joint_count, has_normal, has_tangent;
+    uint32_t joint_bytes, weight_format; /* specialization constants */
+    uint32_t joint_base, weight_base;    /* word offsets in streams */
+    vk_block streams;                    /* device-local, see skin_common.glsl */
+    vk_block staging;                    /* host copy when streams is not mappable */
+    VkDeviceSize bytes;                  /* of streams */
+    int upload_recorded;                 /* staging copy recorded (first skin call) */
     VkDescriptorPool pool;
-    VkDescriptorSet sets[MAX_SETS];
+    VkDescriptorSet set; /* written once: bindings never change */
+    VkPipeline pipelines[2]; /* LBS, DQS; created on first use */
 };
 
 VkResult skin_vk_gpu_create(const skin_vk_gpu_create_info *info, skin_vk_gpu **out)
 {
     if (out) *out = NULL;
     if (!info || !out || !info->physical_device || !info->device ||
-        (info->get_instance_proc_addr && !info->instance))
+        (info->get_instance_proc_addr && !info->instance) || (info->flags & ~SKIN_VK_FORCE_STAGING))
         return VK_ERROR_VALIDATION_FAILED_EXT;
     skin_vk_gpu *g = calloc(1, sizeof *g);
     if (!g) return VK_ERROR_OUT_OF_HOST_MEMORY;
@@ -50,53 +67,44 @@ VkResult skin_vk_gpu_create(const skin_vk_gpu_create_info *info, skin_vk_gpu **o
         free(g);
         return r;
     }
+    g->flags = info->flags;
     g->dst_stage = info->dst_stage ? info->dst_stage : VK_PIPELINE_STAGE_VERTEX_INPUT_BIT;
     g->dst_access = info->dst_access ? info->dst_access : VK_ACCESS_VERTEX_ATTRIBUTE_READ_BIT;
     const vk_fns *f = &g->c.fn;
     VkDevice dev = g->c.device;
-    VkDescriptorSetLayoutBinding b[3];
-    for (uint32_t i = 0; i < 3; ++i)
-        b[i] = (VkDescriptorSetLayoutBinding){i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
-                                              VK_SHADER_STAGE_COMPUTE_BIT, NULL};
+    VkDescriptorSetLayoutBinding b = {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
+                                      VK_SHADER_STAGE_COMPUTE_BIT, NULL};
     VkDescriptorSetLayoutCreateInfo sli = {
         .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-        .bindingCount = 3,
-        .pBindings = b};
+        .bindingCount = 1,
+        .pBindings = &b};
     VkPushConstantRange pcr = {VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push_params)};
-    VkShaderModuleCreateInfo smi = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
-                                    .codeSize = sizeof skin_lbs_spv,
-                                    .pCode = skin_lbs_spv};
-    VkShaderModule module = VK_NULL_HANDLE;
     r = f->CreateDescriptorSetLayout(dev, &sli, g->c.allocator, &g->set_layout);
     if (r != VK_SUCCESS) {
         g->set_layout = VK_NULL_HANDLE;
         goto fail;
     }
+    if ((r = vk_frame_set_layout_create(&g->c, &g->frame_layout)) != VK_SUCCESS) goto fail;
+    VkDescriptorSetLayout sets[2] = {g->set_layout, g->frame_layout};
     VkPipelineLayoutCreateInfo pli = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
-                                      .setLayoutCount = 1,
-                                      .pSetLayouts = &g->set_layout,
+                                      .setLayoutCount = 2,
+                                      .pSetLayouts = sets,
                                       .pushConstantRangeCount = 1,
                                       .pPushConstantRanges = &pcr};
     if ((r = f->CreatePipelineLayout(dev, &pli, g->c.allocator, &g->layout)) != VK_SUCCESS) {
         g->layout = VK_NULL_HANDLE;
         goto fail;
     }
-    if ((r = f->CreateShaderModule(dev, &smi, g->c.allocator, &module)) != VK_SUCCESS) {
-        module = VK_NULL_HANDLE;
-        goto fail;
-    }
-    VkComputePipelineCreateInfo cpi = {
-        .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
-        .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-                  .stage = VK_SHADER_STAGE_COMPUTE_BIT,
-                  .module = module,
-                  .pName = "main"},
-        .layout = g->layout};
-    r = f->CreateComputePipelines(dev, VK_NULL_HANDLE, 1, &cpi, g->c.allocator, &g->pipeline);
-    f->DestroyShaderModule(dev, module, g->c.allocator); /* not needed after creation */
-    if (r != VK_SUCCESS) {
-        g->pipeline = VK_NULL_HANDLE;
-        goto fail;
+    const uint32_t *code[2] = {skin_lbs_spv, skin_dqs_spv};
+    size_t size[2] = {sizeof skin_lbs_spv, sizeof skin_dqs_spv};
+    for (int m = 0; m < 2; ++m) {
+        VkShaderModuleCreateInfo smi = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
+                                        .codeSize = size[m],
+                                        .pCode = code[m]};
+        if ((r = f->CreateShaderModule(dev, &smi, g->c.allocator, &g->modules[m])) != VK_SUCCESS) {
+            g->modules[m] = VK_NULL_HANDLE;
+            goto fail;
+        }
     }
     *out = g;
     return VK_SUCCESS;
@@ -109,34 +117,28 @@ void skin_vk_gpu_destroy(skin_vk_gpu *g)
 {
     if (!g) return;
     const vk_fns *f = &g->c.fn;
-    if (g->pipeline) f->DestroyPipeline(g->c.device, g->pipeline, g->c.allocator);
+    for (int m = 0; m < 2; ++m)
+        if (g->modules[m]) f->DestroyShaderModule(g->c.device, g->modules[m], g->c.allocator);
     if (g->layout) f->DestroyPipelineLayout(g->c.device, g->layout, g->c.allocator);
     if (g->set_layout) f->DestroyDescriptorSetLayout(g->c.device, g->set_layout, g->c.allocator);
+    if (g->frame_layout)
+        f->DestroyDescriptorSetLayout(g->c.device, g->frame_layout, g->c.allocator);
     free(g);
 }
 
-/* Weight of slot i at vertex v as float, whatever the input format. */
-static float weight_at(const skin_mesh_desc *m, uint32_t i, size_t v)
+static size_t joint_bytes(skin_joint_format f) { return f == SKIN_JOINT_U8 ? 1 : 2; }
+static size_t weight_bytes(skin_weight_format f)
 {
-    switch (m->weight_format) {
-    case SKIN_WEIGHT_F32: return ((const float *)m->weights[i])[v];
-    case SKIN_WEIGHT_UNORM16: return (float)((const uint16_t *)m->weights[i])[v] / 65535.0f;
-    default: return (float)((const uint8_t *)m->weights[i])[v] / 255.0f;
-    }
+    return f == SKIN_WEIGHT_F32 ? 4 : f == SKIN_WEIGHT_UNORM16 ? 2 : 1;
 }
-
-static uint32_t joint_at(const skin_mesh_desc *m, uint32_t i, size_t v)
-{
-    return m->joint_format == SKIN_JOINT_U8 ? ((const uint8_t *)m->joints[i])[v]
-                                            : ((const uint16_t *)m->joints[i])[v];
-}
+static VkDeviceSize plane_words(size_t n, size_t elem) { return ((VkDeviceSize)n * elem + 3) / 4; }
 
 VkResult skin_vk_gpu_mesh_create(skin_vk_gpu *g, const skin_mesh_desc *mesh, uint32_t joint_count,
-                                 uint32_t set_count, skin_vk_gpu_mesh **out)
+                                 skin_vk_gpu_mesh **out)
 {
     if (out) *out = NULL;
-    if (!g || !mesh || !out || joint_count == 0 || set_count == 0 || set_count > MAX_SETS ||
-        mesh->vertex_count == 0 || mesh->vertex_count > UINT32_MAX / 32)
+    if (!g || !mesh || !out || joint_count == 0 || mesh->vertex_count == 0 ||
+        mesh->vertex_count > UINT32_MAX / 32)
         return VK_ERROR_VALIDATION_FAILED_EXT;
     /* Reuse the core's descriptor checks: a zero-length skin with an identity
      * palette validates formats, influence count and required pointers. */
@@ -146,54 +148,75 @@ VkResult skin_vk_gpu_mesh_create(skin_vk_gpu *g, const skin_mesh_desc *mesh, uin
     for (int c = 0; c < 3; ++c) probe.soa[c] = dummy + c;
     if (skin_mesh(mesh, &pal, SKIN_LBS, &probe, 0, 0) != SKIN_OK)
         return VK_ERROR_VALIDATION_FAILED_EXT;
+    /* Limits: one workgroup per GROUP vertices in x, the streams in one
+     * storage-buffer binding. */
+    const VkPhysicalDeviceLimits *lim = &g->c.props.limits;
+    if ((mesh->vertex_count + GROUP - 1) / GROUP > lim->maxComputeWorkGroupCount[0] ||
+        (VkDeviceSize)joint_count * 84 > lim->maxStorageBufferRange) /* palette + extra */
+        return VK_ERROR_FEATURE_NOT_PRESENT;
+
+    size_t n = mesh->vertex_count;
+    uint32_t k = mesh->influence_count;
+    uint32_t has_normal = mesh->nx && mesh->ny && mesh->nz;
+    uint32_t has_tangent = mesh->tx && mesh->ty && mesh->tz && mesh->tw;
+    uint32_t planes = 3 + 3 * has_normal + 4 * has_tangent;
+    size_t jb = joint_bytes(mesh->joint_format), wb = weight_bytes(mesh->weight_format);
+    VkDeviceSize jw = plane_words(n, jb), ww = plane_words(n, wb);
+    VkDeviceSize words = (VkDeviceSize)planes * n + k * (jw + ww);
+    if (words * 4 > lim->maxStorageBufferRange) return VK_ERROR_FEATURE_NOT_PRESENT;
 
     skin_vk_gpu_mesh *m = calloc(1, sizeof *m);
     if (!m) return VK_ERROR_OUT_OF_HOST_MEMORY;
     m->gpu = g;
-    m->vertex_count = mesh->vertex_count;
-    m->influence_count = mesh->influence_count;
+    m->vertex_count = n;
+    m->influence_count = k;
     m->joint_count = joint_count;
-    m->set_count = set_count;
-    m->has_normal = mesh->nx && mesh->ny && mesh->nz;
-    m->has_tangent = mesh->tx && mesh->ty && mesh->tz && mesh->tw;
-    const VkPhysicalDeviceLimits *lim = &g->c.props.limits;
-    VkDeviceSize align = lim->minStorageBufferOffsetAlignment;
-    if (lim->nonCoherentAtomSize > align) align = lim->nonCoherentAtomSize;
-    if (align < 16) align = 16;
-    m->palette_stride = ((VkDeviceSize)joint_count * 48 + align - 1) / align * align;
-
-    size_t n = mesh->vertex_count;
-    uint32_t planes = 3 + 3 * m->has_normal + 4 * m->has_tangent, k = mesh->influence_count;
-    VkDeviceSize bytes = (VkDeviceSize)(planes + 2 * k) * n * 4;
-    VkResult r = vk_block_create(&g->c, bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, PICK_DIRECT,
-                                 &m->streams);
-    if (r == VK_SUCCESS)
-        r = vk_block_create(&g->c, m->palette_stride * set_count,
-                            VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, PICK_DIRECT, &m->palettes);
+    m->has_normal = has_normal;
+    m->has_tangent = has_tangent;
+    m->joint_bytes = (uint32_t)jb;
+    m->weight_format = mesh->weight_format == SKIN_WEIGHT_F32       ? 0
+                       : mesh->weight_format == SKIN_WEIGHT_UNORM16 ? 1
+                                                                    : 2;
+    m->joint_base = (uint32_t)(planes * n);
+    m->weight_base = (uint32_t)(m->joint_base + k * jw);
+    VkDeviceSize bytes = words * 4;
+    /* Device-local storage; written in place when it is also host-visible
+     * (integrated GPUs, resizable BAR, lavapipe) unless staging is forced,
+     * else through a staging buffer whose copy the first skin call records
+     * (kept until the mesh is destroyed: the library never waits on the
+     * GPU). */
+    VkResult r = vk_block_create(&g->c, bytes,
+                                 VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                 PICK_MESH, &m->streams);
+    m->bytes = bytes;
+    if (r == VK_SUCCESS && (!m->streams.mapped || (g->flags & SKIN_VK_FORCE_STAGING))) {
+        m->upload_recorded = 0;
+        r = vk_block_create(&g->c, bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, PICK_HOST, &m->staging);
+    } else {
+        m->upload_recorded = 1;
+    }
     if (r == VK_ERROR_FEATURE_NOT_PRESENT) r = VK_ERROR_OUT_OF_DEVICE_MEMORY;
     if (r != VK_SUCCESS) goto fail;
+    vk_block *up = m->staging.buffer ? &m->staging : &m->streams;
 
-    /* Upload once: planar floats, then u32 joints, then float weights. */
+    /* Upload once, as given: float planes, then the packed joint and weight
+     * planes (each padded to a word). */
     const float *attr[10] = {mesh->px, mesh->py, mesh->pz, mesh->nx, mesh->ny,
                              mesh->nz, mesh->tx, mesh->ty, mesh->tz, mesh->tw};
-    uint32_t *dst = m->streams.mapped;
+    uint32_t *dst = up->mapped;
+    memset(dst, 0, (size_t)bytes); /* defined padding */
     for (int c = 0; c < 10; ++c) {
-        if ((c >= 3 && c < 6 && !m->has_normal) || (c >= 6 && !m->has_tangent)) continue;
+        if ((c >= 3 && c < 6 && !has_normal) || (c >= 6 && !has_tangent)) continue;
         memcpy(dst, attr[c], n * 4);
         dst += n;
     }
-    for (uint32_t i = 0; i < k; ++i, dst += n)
-        for (size_t v = 0; v < n; ++v) dst[v] = joint_at(mesh, i, v);
-    for (uint32_t i = 0; i < k; ++i, dst += n)
-        for (size_t v = 0; v < n; ++v) {
-            float w = weight_at(mesh, i, v);
-            memcpy(&dst[v], &w, 4);
-        }
-    if ((r = vk_block_flush(&g->c, &m->streams, 0, bytes, 0)) != VK_SUCCESS) goto fail;
+    for (uint32_t i = 0; i < k; ++i, dst += jw) memcpy(dst, mesh->joints[i], n * jb);
+    for (uint32_t i = 0; i < k; ++i, dst += ww) memcpy(dst, mesh->weights[i], n * wb);
+    if ((r = vk_block_flush(&g->c, up, 0, bytes, 0)) != VK_SUCCESS) goto fail;
 
-    VkDescriptorPoolSize ps = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 3 * set_count};
+    VkDescriptorPoolSize ps = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1};
     VkDescriptorPoolCreateInfo dpi = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
-                                      .maxSets = set_count,
+                                      .maxSets = 1,
                                       .poolSizeCount = 1,
                                       .pPoolSizes = &ps};
     if ((r = g->c.fn.CreateDescriptorPool(g->c.device, &dpi, g->c.allocator, &m->pool)) !=
@@ -201,28 +224,19 @@ VkResult skin_vk_gpu_mesh_create(skin_vk_gpu *g, const skin_mesh_desc *mesh, uin
         m->pool = VK_NULL_HANDLE;
         goto fail;
     }
-    VkDescriptorSetLayout layouts[MAX_SETS];
-    for (uint32_t i = 0; i < set_count; ++i) layouts[i] = g->set_layout;
     VkDescriptorSetAllocateInfo dai = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
                                        .descriptorPool = m->pool,
-                                       .descriptorSetCount = set_count,
-                                       .pSetLayouts = layouts};
-    if ((r = g->c.fn.AllocateDescriptorSets(g->c.device, &dai, m->sets)) != VK_SUCCESS) goto fail;
-    /* Bindings 0 and 1 never change; binding 2 is written per dispatch. */
-    for (uint32_t i = 0; i < set_count; ++i) {
-        VkDescriptorBufferInfo bi[2] = {{m->streams.buffer, 0, bytes},
-                                        {m->palettes.buffer, m->palette_stride * i,
-                                         (VkDeviceSize)joint_count * 48}};
-        VkWriteDescriptorSet w[2];
-        for (uint32_t j = 0; j < 2; ++j)
-            w[j] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
-                                          .dstSet = m->sets[i],
-                                          .dstBinding = j,
-                                          .descriptorCount = 1,
-                                          .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-                                          .pBufferInfo = &bi[j]};
-        g->c.fn.UpdateDescriptorSets(g->c.device, 2, w, 0, NULL);
-    }
+                                       .descriptorSetCount = 1,
+                                       .pSetLayouts = &g->set_layout};
+    if ((r = g->c.fn.AllocateDescriptorSets(g->c.device, &dai, &m->set)) != VK_SUCCESS) goto fail;
+    VkDescriptorBufferInfo bi = {m->streams.buffer, 0, bytes};
+    VkWriteDescriptorSet w = {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                              .dstSet = m->set,
+                              .dstBinding = 0,
+                              .descriptorCount = 1,
+                              .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                              .pBufferInfo = &bi};
+    g->c.fn.UpdateDescriptorSets(g->c.device, 1, &w, 0, NULL);
     *out = m;
     return VK_SUCCESS;
 fail:
@@ -234,53 +248,113 @@ void skin_vk_gpu_mesh_destroy(skin_vk_gpu_mesh *m)
 {
     if (!m) return;
     const vk_ctx *c = &m->gpu->c;
-    if (m->pool) c->fn.DestroyDescriptorPool(c->device, m->pool, c->allocator); /* frees the sets */
-    vk_block_free(c, &m->palettes);
+    for (int i = 0; i < 2; ++i)
+        if (m->pipelines[i]) c->fn.DestroyPipeline(c->device, m->pipelines[i], c->allocator);
+    if (m->pool) c->fn.DestroyDescriptorPool(c->device, m->pool, c->allocator); /* frees the set */
+    vk_block_free(c, &m->staging);
     vk_block_free(c, &m->streams);
     free(m);
 }
 
-VkResult skin_vk_gpu_skin(skin_vk_gpu_mesh *m, skin_vk_stream *stream, const skin_vk_frame *frame,
-                          VkCommandBuffer cmd, const skin_palette *palette, uint32_t attributes,
-                          skin_vk_slot *slot)
+/* The mesh's pipeline for method index mi (0 LBS, 1 DQS), created once. */
+static VkResult mesh_pipeline(skin_vk_gpu_mesh *m, int mi)
 {
-    if (!m || !stream || !frame || !cmd || !palette || !slot || !palette->matrices ||
-        palette->joint_count != m->joint_count || frame->region >= m->set_count ||
-        ((attributes & SKIN_VK_NORMAL) && !m->has_normal) ||
-        ((attributes & SKIN_VK_TANGENT) && !m->has_tangent))
+    if (m->pipelines[mi]) return VK_SUCCESS;
+    const skin_vk_gpu *g = m->gpu;
+    uint32_t spec[3] = {m->influence_count, m->joint_bytes, m->weight_format};
+    VkSpecializationMapEntry entries[3];
+    for (uint32_t i = 0; i < 3; ++i) entries[i] = (VkSpecializationMapEntry){i, 4 * i, 4};
+    VkSpecializationInfo si = {3, entries, sizeof spec, spec};
+    VkComputePipelineCreateInfo cpi = {
+        .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+        .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+                  .stage = VK_SHADER_STAGE_COMPUTE_BIT,
+                  .module = g->modules[mi],
+                  .pName = "main",
+                  .pSpecializationInfo = &si},
+        .layout = g->layout};
+    VkResult r = g->c.fn.CreateComputePipelines(g->c.device, VK_NULL_HANDLE, 1, &cpi,
+                                                g->c.allocator, &m->pipelines[mi]);
+    if (r != VK_SUCCESS) m->pipelines[mi] = VK_NULL_HANDLE;
+    return r;
+}
+
+VkResult skin_vk_gpu_skin(skin_vk_gpu_mesh *m, skin_vk_stream *stream, const skin_vk_frame *frame,
+                          VkCommandBuffer cmd, const skin_vk_gpu_call *call, skin_vk_slot *slot)
+{
+    if (!m || !stream || !frame || !cmd || !call || !slot || !call->palette) return VK_ERROR_VALIDATION_FAILED_EXT;
+    const skin_palette *pal = call->palette;
+    int dqs = call->method == SKIN_DQS;
+    if ((call->method != SKIN_LBS && !dqs) || pal->joint_count != m->joint_count ||
+        (dqs ? !pal->dual_quats : !pal->matrices) ||
+        ((call->attributes & SKIN_VK_NORMAL) && !m->has_normal) ||
+        ((call->attributes & SKIN_VK_TANGENT) && !m->has_tangent) ||
+        (call->flags & ~SKIN_OUTPUT_ALL_FLAGS) ||
+        (call->layout != SKIN_LAYOUT_STRIDED && call->layout != SKIN_LAYOUT_SOA) ||
+        (call->layout == SKIN_LAYOUT_SOA && call->packing != SKIN_VK_PACK_FLOAT) ||
+        call->count == 0 || call->first > m->vertex_count ||
+        call->count > m->vertex_count - call->first)
         return VK_ERROR_VALIDATION_FAILED_EXT;
     skin_vk_vertex_layout layout;
-    if (skin_vk_vertex_layout_init(attributes, SKIN_VK_PACK_FLOAT, &layout) != SKIN_OK)
+    if (skin_vk_vertex_layout_init(call->attributes, call->packing, &layout) != SKIN_OK)
         return VK_ERROR_VALIDATION_FAILED_EXT;
-    VkResult r = vk_stream_alloc_gpu(stream, frame, m->vertex_count, &layout, slot);
+    VkResult r = mesh_pipeline(m, dqs);
+    if (r != VK_SUCCESS) return r;
+    /* This call's palette comes from the frame's region (the GPU is done
+     * with it: acquire waited for the region's fence), with a descriptor set
+     * of its own from the region's pools: any number of calls per frame, no
+     * set is written after it is bound, and each set covers exactly the
+     * bytes its dispatch reads and writes. */
+    VkDeviceSize J = m->joint_count;
+    const void *extra = dqs ? (const void *)pal->scales : (const void *)pal->normal_matrices;
+    VkDescriptorSet frame_set;
+    r = vk_stream_alloc_gpu(stream, frame, call->count, &layout, dqs ? pal->dual_quats : pal->matrices,
+                            J * (dqs ? 32 : 48), extra, extra ? J * (dqs ? 12 : 36) : 0,
+                            &frame_set, slot);
     if (r != VK_SUCCESS) return r;
     const skin_vk_gpu *g = m->gpu;
     const vk_fns *f = &g->c.fn;
-
-    /* The region's fence was waited on by acquire, so this set's palette and
-     * descriptor are no longer in use by the GPU. */
-    VkDeviceSize pal_offset = m->palette_stride * frame->region;
-    memcpy((char *)m->palettes.mapped + pal_offset, palette->matrices, (size_t)m->joint_count * 48);
-    r = vk_block_flush(&g->c, &m->palettes, pal_offset, (VkDeviceSize)m->joint_count * 48, 0);
-    if (r != VK_SUCCESS) return r;
-    VkDeviceSize out_bytes = (VkDeviceSize)m->vertex_count * layout.stride;
-    VkDescriptorBufferInfo bi = {slot->buffer, slot->offset, out_bytes};
-    VkWriteDescriptorSet w = {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
-                              .dstSet = m->sets[frame->region],
-                              .dstBinding = 2,
-                              .descriptorCount = 1,
-                              .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-                              .pBufferInfo = &bi};
-    f->UpdateDescriptorSets(g->c.device, 1, &w, 0, NULL);
-
-    push_params p = {(uint32_t)m->vertex_count, m->influence_count, m->joint_count,
-                     m->has_normal, m->has_tangent, layout.stride / 4,
-                     layout.normal_offset / 4, layout.tangent_offset / 4};
-    f->CmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, g->pipeline);
-    f->CmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, g->layout, 0, 1,
-                             &m->sets[frame->region], 0, NULL);
+    if (!m->upload_recorded) { /* the mesh's one staging copy, before its first use */
+        VkBufferCopy cp = {0, 0, m->bytes};
+        f->CmdCopyBuffer(cmd, m->staging.buffer, m->streams.buffer, 1, &cp);
+        VkBufferMemoryBarrier ub = {.sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER,
+                                    .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
+                                    .dstAccessMask = VK_ACCESS_SHADER_READ_BIT,
+                                    .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+                                    .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+                                    .buffer = m->streams.buffer,
+                                    .offset = 0,
+                                    .size = cp.size};
+        f->CmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                              VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 0, NULL, 1, &ub, 0, NULL);
+        m->upload_recorded = 1;
+    }
+    uint32_t count = (uint32_t)call->count, nrm = !!(call->attributes & SKIN_VK_NORMAL);
+    push_params p = {(uint32_t)m->vertex_count, (uint32_t)call->first, count, m->joint_count,
+                     3 + 3 * m->has_normal, m->joint_base, m->weight_base,
+                     (nrm ? F_NORMAL : 0) | ((call->attributes & SKIN_VK_TANGENT) ? F_TANGENT : 0) |
+                         ((call->flags & SKIN_OUTPUT_NORMALIZE) ? F_NORMALIZE : 0) |
+                         (extra ? F_EXTRA : 0),
+                     call->packing == SKIN_VK_PACK_FLOAT ? 0
+                     : call->packing == SKIN_VK_PACK_SNORM16 ? 1 : 2,
+                     0, 0, 0, 0, 0, 0, 0};
+    if (call->layout == SKIN_LAYOUT_SOA) { /* planes px py pz [nx ny nz] [tx ty tz tw] */
+        p.nrm_off = 3 * count;
+        p.tan_off = (3 + 3 * nrm) * count;
+        p.pos_stride = p.nrm_stride = p.tan_stride = 1;
+        p.comp_step = count;
+    } else {
+        p.nrm_off = layout.normal_offset / 4;
+        p.tan_off = layout.tangent_offset / 4;
+        p.pos_stride = p.nrm_stride = p.tan_stride = layout.stride / 4;
+        p.comp_step = 1;
+    }
+    VkDescriptorSet sets[2] = {m->set, frame_set};
+    f->CmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, m->pipelines[dqs]);
+    f->CmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, g->layout, 0, 2, sets, 0,
+                             NULL);
     f->CmdPushConstants(cmd, g->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof p, &p);
-    f->CmdDispatch(cmd, (uint32_t)((m->vertex_count + GROUP - 1) / GROUP), 1, 1);
+    f->CmdDispatch(cmd, (count + GROUP - 1) / GROUP, 1, 1);
     VkBufferMemoryBarrier b = {.sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER,
                                .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT,
                                .dstAccessMask = g->dst_access,
@@ -288,7 +362,7 @@ VkResult skin_vk_gpu_skin(skin_vk_gpu_mesh *m, skin_vk_stream *stream, const ski
                                .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
                                .buffer = slot->buffer,
                                .offset = slot->offset,
-                               .size = out_bytes};
+                               .size = (VkDeviceSize)count * layout.stride};
     f->CmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, g->dst_stage, 0, 0, NULL, 1,
                           &b, 0, NULL);
     return VK_SUCCESS;

@@ -7,6 +7,9 @@
 #include <string.h>
 
 #define MAX_REGIONS 16u
+/* GPU calls per frame: MAX_POOLS * SETS_PER_POOL, pools created as needed. */
+#define SETS_PER_POOL 32u
+#define MAX_POOLS 64u
 
 enum { REGION_FREE, REGION_ACQUIRED, REGION_SUBMITTED };
 
@@ -21,11 +24,17 @@ struct skin_vk_stream {
     vk_block host;   /* mapped: the vertex buffer, or the staging buffer */
     vk_block local;  /* staging mode: the device-local vertex buffer */
     uint32_t vertex_formats; /* bit per skin_vk_packing the device can read */
+    /* GPU path: one descriptor set per call from the region's pools, which
+     * acquire resets (the region's fence has signalled), so a set bound in
+     * a command buffer is never updated; created on first use. */
+    VkDescriptorSetLayout frame_layout;
     struct {
         int state;
         VkFence fence;
         VkDeviceSize used;     /* CPU slots, from the region start */
         VkDeviceSize gpu_used; /* GPU slots, from the region end */
+        VkDescriptorPool pools[MAX_POOLS]; /* SETS_PER_POOL sets each */
+        uint32_t pool_count, sets_used;
     } region[MAX_REGIONS];
 };
 
@@ -76,6 +85,14 @@ VkResult skin_vk_stream_create(const skin_vk_stream_create_info *info, skin_vk_s
         free(s);
         return r;
     }
+    /* The family that uses the (VK_SHARING_MODE_EXCLUSIVE) buffers and runs
+     * the commit's staging copy must exist. */
+    uint32_t families = 0;
+    s->c.fn.GetPhysicalDeviceQueueFamilyProperties(info->physical_device, &families, NULL);
+    if (info->queue_family_index >= families) {
+        free(s);
+        return VK_ERROR_VALIDATION_FAILED_EXT;
+    }
     s->region_count = info->region_count ? info->region_count : 2;
     s->dst_stage = info->staging_dst_stage ? info->staging_dst_stage
                                            : VK_PIPELINE_STAGE_VERTEX_INPUT_BIT;
@@ -109,10 +126,15 @@ VkResult skin_vk_stream_create(const skin_vk_stream_create_info *info, skin_vk_s
                                                                : SKIN_VK_MEMORY_HOST_COHERENT;
         if (r != VK_SUCCESS) vk_block_free(&s->c, &s->host);
     }
-    /* Staging: when forced, or when no mappable memory suits a vertex buffer. */
-    if (r == VK_ERROR_FEATURE_NOT_PRESENT) {
+    /* Staging: when forced, or when no mappable memory suits a vertex buffer
+     * or has room for the ring (a small BAR heap, a failed allocation). */
+    if (r == VK_ERROR_FEATURE_NOT_PRESENT || r == VK_ERROR_OUT_OF_DEVICE_MEMORY ||
+        r == VK_ERROR_OUT_OF_HOST_MEMORY) {
         s->mode = SKIN_VK_MEMORY_STAGING;
-        r = vk_block_create(&s->c, total, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, PICK_HOST, &s->host);
+        /* STORAGE: the GPU path reads its palettes from here. */
+        r = vk_block_create(&s->c, total,
+                            VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                            PICK_HOST, &s->host);
         s->flushes = force_flush || !(s->host.flags & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
         if (r == VK_SUCCESS)
             r = vk_block_create(&s->c, total, vertex_usage, PICK_DEVICE_LOCAL, &s->local);
@@ -129,6 +151,11 @@ VkResult skin_vk_stream_create(const skin_vk_stream_create_info *info, skin_vk_s
 void skin_vk_stream_destroy(skin_vk_stream *s)
 {
     if (!s) return;
+    for (uint32_t i = 0; i < MAX_REGIONS; ++i)
+        for (uint32_t p = 0; p < s->region[i].pool_count; ++p)
+            s->c.fn.DestroyDescriptorPool(s->c.device, s->region[i].pools[p], s->c.allocator);
+    if (s->frame_layout)
+        s->c.fn.DestroyDescriptorSetLayout(s->c.device, s->frame_layout, s->c.allocator);
     vk_block_free(&s->c, &s->local);
     vk_block_free(&s->c, &s->host);
     free(s);
@@ -154,6 +181,12 @@ VkResult skin_vk_stream_acquire(skin_vk_stream *s, uint64_t timeout, skin_vk_fra
         VkResult r = s->c.fn.WaitForFences(s->c.device, 1, &s->region[i].fence, VK_TRUE, timeout);
         if (r != VK_SUCCESS) return r;
     }
+    /* The GPU is done with the region: its descriptor sets may go. */
+    for (uint32_t p = 0; p < s->region[i].pool_count && s->region[i].sets_used; ++p) {
+        VkResult r = s->c.fn.ResetDescriptorPool(s->c.device, s->region[i].pools[p], 0);
+        if (r != VK_SUCCESS) return r;
+    }
+    s->region[i].sets_used = 0;
     s->region[i].state = REGION_ACQUIRED;
     s->region[i].fence = VK_NULL_HANDLE;
     s->region[i].used = 0;
@@ -197,22 +230,7 @@ VkResult skin_vk_frame_alloc(skin_vk_stream *s, const skin_vk_frame *frame, size
     slot->mapped = (char *)s->host.mapped + slot->offset;
     slot->vertex_count = vertex_count;
     slot->layout = *layout;
-    skin_output *o = &slot->output;
-    o->layout = SKIN_LAYOUT_STRIDED;
-    o->flags = SKIN_OUTPUT_STREAMING;
-    if (layout->packing == SKIN_VK_PACK_FLOAT) {
-        char *base = slot->mapped;
-        o->position = (float *)base;
-        o->position_stride = layout->stride;
-        if (layout->attributes & SKIN_VK_NORMAL) {
-            o->normal = (float *)(base + layout->normal_offset);
-            o->normal_stride = layout->stride;
-        }
-        if (layout->attributes & SKIN_VK_TANGENT) {
-            o->tangent = (float *)(base + layout->tangent_offset);
-            o->tangent_stride = layout->stride;
-        }
-    }
+    vk_slot_output(slot->mapped, layout, &slot->output);
     return VK_SUCCESS;
 }
 
@@ -246,20 +264,74 @@ VkResult skin_vk_stream_commit(skin_vk_stream *s, const skin_vk_frame *frame,
     return VK_SUCCESS;
 }
 
-VkResult vk_stream_alloc_gpu(skin_vk_stream *s, const skin_vk_frame *frame, size_t vertex_count,
-                             const skin_vk_vertex_layout *layout, skin_vk_slot *slot)
+/* A descriptor set for one GPU call in region ri: palette and output. */
+static VkResult call_set(skin_vk_stream *s, uint32_t ri, VkDeviceSize pal_offset,
+                         VkDeviceSize pal_bytes, VkDeviceSize out_offset, VkDeviceSize out_bytes,
+                         VkDescriptorSet *set)
 {
+    const vk_fns *f = &s->c.fn;
+    VkResult r;
+    if (!s->frame_layout && (r = vk_frame_set_layout_create(&s->c, &s->frame_layout)) != VK_SUCCESS)
+        return r;
+    uint32_t p = s->region[ri].sets_used / SETS_PER_POOL;
+    if (p >= MAX_POOLS) return VK_ERROR_OUT_OF_POOL_MEMORY;
+    if (p == s->region[ri].pool_count) {
+        VkDescriptorPoolSize ps = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2 * SETS_PER_POOL};
+        VkDescriptorPoolCreateInfo pi = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
+                                         .maxSets = SETS_PER_POOL,
+                                         .poolSizeCount = 1,
+                                         .pPoolSizes = &ps};
+        r = f->CreateDescriptorPool(s->c.device, &pi, s->c.allocator, &s->region[ri].pools[p]);
+        if (r != VK_SUCCESS) return r;
+        ++s->region[ri].pool_count;
+    }
+    VkDescriptorSetAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+                                      .descriptorPool = s->region[ri].pools[p],
+                                      .descriptorSetCount = 1,
+                                      .pSetLayouts = &s->frame_layout};
+    if ((r = f->AllocateDescriptorSets(s->c.device, &ai, set)) != VK_SUCCESS) return r;
+    ++s->region[ri].sets_used;
+    VkDescriptorBufferInfo bi[2] = {{s->host.buffer, pal_offset, pal_bytes},
+                                    {draw_buffer(s), out_offset, out_bytes}};
+    VkWriteDescriptorSet w[2];
+    for (uint32_t j = 0; j < 2; ++j)
+        w[j] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                                      .dstSet = *set,
+                                      .dstBinding = j,
+                                      .descriptorCount = 1,
+                                      .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                      .pBufferInfo = &bi[j]};
+    f->UpdateDescriptorSets(s->c.device, 2, w, 0, NULL);
+    return VK_SUCCESS;
+}
+
+VkResult vk_stream_alloc_gpu(skin_vk_stream *s, const skin_vk_frame *frame, size_t vertex_count,
+                             const skin_vk_vertex_layout *layout, const void *palette,
+                             VkDeviceSize palette_bytes, const void *extra,
+                             VkDeviceSize extra_bytes, VkDescriptorSet *set, skin_vk_slot *slot)
+{
+    VkDeviceSize all = palette_bytes + extra_bytes;
     if (!frame_ok(s, frame)) return VK_ERROR_VALIDATION_FAILED_EXT;
-    VkDeviceSize room = s->region_size - s->region[frame->region].used -
-                        s->region[frame->region].gpu_used;
+    uint32_t ri = frame->region;
+    VkDeviceSize room = s->region_size - s->region[ri].used - s->region[ri].gpu_used;
     if (vertex_count > room / layout->stride) return VK_ERROR_OUT_OF_POOL_MEMORY;
-    VkDeviceSize bytes = round_up((VkDeviceSize)vertex_count * layout->stride, s->alignment);
-    if (bytes > room) return VK_ERROR_OUT_OF_POOL_MEMORY;
-    s->region[frame->region].gpu_used += bytes;
+    VkDeviceSize exact = (VkDeviceSize)vertex_count * layout->stride;
+    if (exact > s->c.props.limits.maxStorageBufferRange) return VK_ERROR_FEATURE_NOT_PRESENT;
+    VkDeviceSize out_bytes = round_up(exact, s->alignment);
+    VkDeviceSize pal_bytes = round_up(all, s->alignment);
+    if (out_bytes > room || pal_bytes > room - out_bytes) return VK_ERROR_OUT_OF_POOL_MEMORY;
+    VkDeviceSize end = frame->offset + s->region_size - s->region[ri].gpu_used;
+    VkDeviceSize out_at = end - out_bytes, pal_at = out_at - pal_bytes;
+    VkResult r = call_set(s, ri, pal_at, all, out_at, exact, set);
+    if (r != VK_SUCCESS) return r;
+    s->region[ri].gpu_used += out_bytes + pal_bytes;
     memset(slot, 0, sizeof *slot);
     slot->buffer = draw_buffer(s);
-    slot->offset = frame->offset + s->region_size - s->region[frame->region].gpu_used;
+    slot->offset = out_at;
     slot->vertex_count = vertex_count;
     slot->layout = *layout;
-    return VK_SUCCESS;
+    memcpy((char *)s->host.mapped + pal_at, palette, (size_t)palette_bytes);
+    if (extra_bytes)
+        memcpy((char *)s->host.mapped + pal_at + palette_bytes, extra, (size_t)extra_bytes);
+    return vk_block_flush(&s->c, &s->host, pal_at, all, s->flushes);
 }

@@ -10,7 +10,7 @@
  * the ring, pipelines and dispatch for GPU skinning). */
 #define VK_INSTANCE_FUNCS(X) \
     X(GetPhysicalDeviceProperties) X(GetPhysicalDeviceMemoryProperties) \
-    X(GetPhysicalDeviceFormatProperties)
+    X(GetPhysicalDeviceFormatProperties) X(GetPhysicalDeviceQueueFamilyProperties)
 #define VK_DEVICE_FUNCS(X) \
     X(CreateBuffer) X(DestroyBuffer) X(GetBufferMemoryRequirements) X(AllocateMemory) \
     X(FreeMemory) X(BindBufferMemory) X(MapMemory) X(FlushMappedMemoryRanges) \
@@ -18,8 +18,12 @@
     X(CreateShaderModule) X(DestroyShaderModule) X(CreateDescriptorSetLayout) \
     X(DestroyDescriptorSetLayout) X(CreatePipelineLayout) X(DestroyPipelineLayout) \
     X(CreateComputePipelines) X(DestroyPipeline) X(CreateDescriptorPool) \
-    X(DestroyDescriptorPool) X(AllocateDescriptorSets) X(UpdateDescriptorSets) \
-    X(CmdBindPipeline) X(CmdBindDescriptorSets) X(CmdPushConstants) X(CmdDispatch)
+    X(DestroyDescriptorPool) X(ResetDescriptorPool) X(AllocateDescriptorSets) X(UpdateDescriptorSets) \
+    X(CmdBindPipeline) X(CmdBindDescriptorSets) X(CmdPushConstants) X(CmdDispatch) \
+    X(CreateCommandPool) X(DestroyCommandPool) X(AllocateCommandBuffers) \
+    X(BeginCommandBuffer) X(EndCommandBuffer) X(QueueSubmit) X(CreateFence) X(DestroyFence) \
+    X(ResetFences) X(CreateQueryPool) X(DestroyQueryPool) X(CmdResetQueryPool) \
+    X(CmdWriteTimestamp) X(GetQueryPoolResults)
 
 typedef struct vk_fns {
 #define VK_FN_FIELD(name) PFN_vk##name name;
@@ -34,6 +38,7 @@ typedef struct vk_ctx {
     const VkAllocationCallbacks *allocator;
     VkPhysicalDeviceProperties props;
     VkPhysicalDeviceMemoryProperties memory;
+    VkDeviceSize test_bar_heap; /* SKIN_VK_TEST_BAR_HEAP, 0 when unset */
 } vk_ctx;
 
 /* Loads the functions (through gipa when not NULL, else the linked loader)
@@ -53,14 +58,20 @@ typedef struct vk_block {
 } vk_block;
 
 typedef enum {
-    PICK_DIRECT,       /* DEVICE_LOCAL|HOST_VISIBLE, else coherent uncached, else visible */
+    /* DEVICE_LOCAL|HOST_VISIBLE (if the size fits in half its heap), else
+     * system memory: coherent uncached, else any host-visible. */
+    PICK_DIRECT,
     PICK_HOST,         /* coherent uncached, else any host-visible */
-    PICK_DEVICE_LOCAL  /* device-local, not mapped */
+    PICK_DEVICE_LOCAL, /* device-local (mapped only if it happens to be host-visible) */
+    PICK_MESH          /* device-local and host-visible, else device-local, else host-visible */
 } vk_pick;
 
-/* VK_ERROR_FEATURE_NOT_PRESENT when no memory type fits (callers fall back);
- * VK_ERROR_OUT_OF_DEVICE_MEMORY when the size exceeds the heap.  On failure
- * the caller still frees b with vk_block_free. */
+/* Tries the pick's memory types in order, skipping those whose heap is too
+ * small and those whose allocation fails with an out-of-memory error.  Maps
+ * the memory when it is host-visible.  VK_ERROR_FEATURE_NOT_PRESENT when no
+ * memory type suits the buffer (callers fall back); VK_ERROR_OUT_OF_*_MEMORY
+ * when none had room.  On failure the caller still frees b with
+ * vk_block_free. */
 VkResult vk_block_create(const vk_ctx *c, VkDeviceSize size, VkBufferUsageFlags usage,
                          vk_pick pick, vk_block *b);
 void vk_block_free(const vk_ctx *c, vk_block *b);
@@ -69,9 +80,29 @@ void vk_block_free(const vk_ctx *c, vk_block *b);
 VkResult vk_block_flush(const vk_ctx *c, const vk_block *b, VkDeviceSize offset,
                         VkDeviceSize size, int force);
 
-/* Stream ring: a slot for the GPU, taken from the end of the region (never
- * flushed or copied by commit). */
+/* The GPU path's per-call descriptor set layout (set 1): binding 0 the
+ * call's palette (in the ring's mapped buffer), binding 1 its output slot (in
+ * the buffer the GPU reads), both STORAGE_BUFFER with exact ranges.  Created
+ * identically by the ring and the GPU pipeline, so the ring's sets are
+ * compatible with every pipeline layout. */
+VkResult vk_frame_set_layout_create(const vk_ctx *c, VkDescriptorSetLayout *layout);
+
+/* Stream ring, for the GPU path: takes a slot for vertex_count vertices and,
+ * below it, palette_bytes + extra_bytes for this call's palette (extra: the
+ * normal matrices or scales, right after it; may be NULL), both from the end
+ * of the region (never flushed or copied by commit); copies the palette into
+ * the mapped buffer and flushes it when the ring flushes; allocates from the
+ * region's descriptor pools (reset at acquire) a set pointing at exactly the
+ * palette and the slot.  VK_ERROR_OUT_OF_POOL_MEMORY when the region lacks
+ * room (nothing is taken), VK_ERROR_FEATURE_NOT_PRESENT when the slot is
+ * larger than maxStorageBufferRange, or a descriptor pool error. */
+/* The strided skin_output for a slot's mapped vertices in `layout`
+ * (streaming stores, packed vectors as the layout says) (pack.c). */
+void vk_slot_output(void *mapped, const skin_vk_vertex_layout *layout, skin_output *o);
+
 VkResult vk_stream_alloc_gpu(skin_vk_stream *s, const skin_vk_frame *frame, size_t vertex_count,
-                             const skin_vk_vertex_layout *layout, skin_vk_slot *slot);
+                             const skin_vk_vertex_layout *layout, const void *palette,
+                             VkDeviceSize palette_bytes, const void *extra,
+                             VkDeviceSize extra_bytes, VkDescriptorSet *set, skin_vk_slot *slot);
 
 #endif

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "rig.h"
+#include "vk_boot.h"
 #include "skin/skin_vk.h"
 
 #define VERTS 100000
@@ -36,29 +37,22 @@ static stats summarize(double *t, int n)
 }
 
 typedef struct ctx {
-    VkInstance instance;
-    VkPhysicalDevice phys;
-    VkDevice device;
-    uint32_t family;
-    VkQueue queue;
+    vkb vk; /* instance, device, queue: the shared bootstrap */
     VkCommandPool pool;
     VkCommandBuffer cmd;
     VkFence fence;
     VkQueryPool timestamps; /* VK_NULL_HANDLE if the queue has none */
-    float timestamp_period;
-    char name[VK_MAX_PHYSICAL_DEVICE_NAME_SIZE];
 } ctx;
 
 static void ctx_destroy(ctx *c)
 {
-    if (c->device) {
-        vkDeviceWaitIdle(c->device);
-        if (c->timestamps) vkDestroyQueryPool(c->device, c->timestamps, NULL);
-        if (c->fence) vkDestroyFence(c->device, c->fence, NULL);
-        if (c->pool) vkDestroyCommandPool(c->device, c->pool, NULL);
-        vkDestroyDevice(c->device, NULL);
+    if (c->vk.device) {
+        vkDeviceWaitIdle(c->vk.device);
+        if (c->timestamps) vkDestroyQueryPool(c->vk.device, c->timestamps, NULL);
+        if (c->fence) vkDestroyFence(c->vk.device, c->fence, NULL);
+        if (c->pool) vkDestroyCommandPool(c->vk.device, c->pool, NULL);
     }
-    if (c->instance) vkDestroyInstance(c->instance, NULL);
+    vkb_destroy(&c->vk);
     memset(c, 0, sizeof *c);
 }
 
@@ -66,78 +60,31 @@ static void ctx_destroy(ctx *c)
 static int ctx_create(ctx *c)
 {
     memset(c, 0, sizeof *c);
-    VkApplicationInfo app = {.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
-                             .pApplicationName = "skin-bench-vk",
-                             .apiVersion = VK_API_VERSION_1_1};
-    VkInstanceCreateInfo ii = {.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
-                               .pApplicationInfo = &app};
-    if (vkCreateInstance(&ii, NULL, &c->instance) != VK_SUCCESS) {
-        c->instance = VK_NULL_HANDLE;
-        return 1;
-    }
-    VkPhysicalDevice devs[8];
-    uint32_t n = 8;
-    VkResult r = vkEnumeratePhysicalDevices(c->instance, &n, devs);
-    if ((r != VK_SUCCESS && r != VK_INCOMPLETE) || n == 0) {
-        ctx_destroy(c);
-        return 1;
-    }
     /* Prefer lavapipe (a CPU device), so runs compare across machines. */
-    VkPhysicalDeviceProperties props;
-    c->phys = devs[0];
-    for (uint32_t i = 0; i < n; ++i) {
-        vkGetPhysicalDeviceProperties(devs[i], &props);
-        if (props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU) {
-            c->phys = devs[i];
-            break;
-        }
-    }
-    vkGetPhysicalDeviceProperties(c->phys, &props);
-    memcpy(c->name, props.deviceName, sizeof c->name);
-    c->timestamp_period = props.limits.timestampPeriod;
-    VkQueueFamilyProperties qf[16];
-    n = 16;
-    vkGetPhysicalDeviceQueueFamilyProperties(c->phys, &n, qf);
-    c->family = UINT32_MAX;
-    for (uint32_t i = 0; i < n && c->family == UINT32_MAX; ++i)
-        if (qf[i].queueFlags & (VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT)) c->family = i;
-    if (c->family == UINT32_MAX) {
-        ctx_destroy(c);
-        return 1;
-    }
-    float prio = 1.0f;
-    VkDeviceQueueCreateInfo qi = {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
-                                  .queueFamilyIndex = c->family,
-                                  .queueCount = 1,
-                                  .pQueuePriorities = &prio};
-    VkDeviceCreateInfo di = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
-                             .queueCreateInfoCount = 1,
-                             .pQueueCreateInfos = &qi};
-    if (vkCreateDevice(c->phys, &di, NULL, &c->device) != VK_SUCCESS) {
-        c->device = VK_NULL_HANDLE;
-        ctx_destroy(c);
-        return 1;
-    }
-    vkGetDeviceQueue(c->device, c->family, 0, &c->queue);
+    vkb_options o = {.app_name = "skin-bench-vk",
+                     .queue_flags = VK_QUEUE_COMPUTE_BIT,
+                     .prefer_cpu = 1};
+    int st = vkb_create(&o, &c->vk, NULL, 0);
+    if (st != VKB_OK) return st == VKB_NO_DEVICE ? 1 : -1;
     VkCommandPoolCreateInfo pi = {.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
                                   .flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
-                                  .queueFamilyIndex = c->family};
+                                  .queueFamilyIndex = c->vk.family};
     VkCommandBufferAllocateInfo cai = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
                                        .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
                                        .commandBufferCount = 1};
     VkFenceCreateInfo fi = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-    if (vkCreateCommandPool(c->device, &pi, NULL, &c->pool) != VK_SUCCESS ||
+    if (vkCreateCommandPool(c->vk.device, &pi, NULL, &c->pool) != VK_SUCCESS ||
         (cai.commandPool = c->pool,
-         vkAllocateCommandBuffers(c->device, &cai, &c->cmd) != VK_SUCCESS) ||
-        vkCreateFence(c->device, &fi, NULL, &c->fence) != VK_SUCCESS) {
+         vkAllocateCommandBuffers(c->vk.device, &cai, &c->cmd) != VK_SUCCESS) ||
+        vkCreateFence(c->vk.device, &fi, NULL, &c->fence) != VK_SUCCESS) {
         ctx_destroy(c);
         return -1;
     }
-    if (qf[c->family].timestampValidBits) {
+    if (c->vk.family_props.timestampValidBits) {
         VkQueryPoolCreateInfo qpi = {.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
                                      .queryType = VK_QUERY_TYPE_TIMESTAMP,
                                      .queryCount = 2};
-        if (vkCreateQueryPool(c->device, &qpi, NULL, &c->timestamps) != VK_SUCCESS)
+        if (vkCreateQueryPool(c->vk.device, &qpi, NULL, &c->timestamps) != VK_SUCCESS)
             c->timestamps = VK_NULL_HANDLE;
     }
     return 0;
@@ -145,9 +92,9 @@ static int ctx_create(ctx *c)
 
 static skin_vk_stream *ring_create(ctx *c, VkDeviceSize region, uint32_t flags)
 {
-    skin_vk_stream_create_info ci = {.physical_device = c->phys,
-                                     .device = c->device,
-                                     .queue_family_index = c->family,
+    skin_vk_stream_create_info ci = {.physical_device = c->vk.phys,
+                                     .device = c->vk.device,
+                                     .queue_family_index = c->vk.family,
                                      .region_size = region,
                                      .region_count = 2,
                                      .flags = flags};
@@ -269,16 +216,16 @@ static int submit_timed(ctx *c, int *have_gpu, double *wall, double *gpu)
     VkSubmitInfo si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1,
                        .pCommandBuffers = &c->cmd};
     double t0 = now_ns();
-    if (vkQueueSubmit(c->queue, 1, &si, c->fence) != VK_SUCCESS ||
-        vkWaitForFences(c->device, 1, &c->fence, VK_TRUE, UINT64_MAX) != VK_SUCCESS)
+    if (vkQueueSubmit(c->vk.queue, 1, &si, c->fence) != VK_SUCCESS ||
+        vkWaitForFences(c->vk.device, 1, &c->fence, VK_TRUE, UINT64_MAX) != VK_SUCCESS)
         return -1;
     *wall = now_ns() - t0;
     uint64_t ts[2] = {0, 0};
     if (*have_gpu &&
-        vkGetQueryPoolResults(c->device, c->timestamps, 0, 2, sizeof ts, ts, sizeof ts[0],
+        vkGetQueryPoolResults(c->vk.device, c->timestamps, 0, 2, sizeof ts, ts, sizeof ts[0],
                               VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT) != VK_SUCCESS)
         *have_gpu = 0;
-    *gpu = (double)(ts[1] - ts[0]) * c->timestamp_period;
+    *gpu = (double)(ts[1] - ts[0]) * c->vk.props.limits.timestampPeriod;
     return 0;
 }
 
@@ -300,7 +247,7 @@ static int bench_staging(ctx *c, int warm, int reps, FILE *out)
             skin_vk_frame_alloc(ring, &f, VERTS, &fl, &slot) != VK_SUCCESS)
             goto done;
         /* Reset the fence only after acquire has waited on it. */
-        if (vkResetFences(c->device, 1, &c->fence) != VK_SUCCESS) goto done;
+        if (vkResetFences(c->vk.device, 1, &c->fence) != VK_SUCCESS) goto done;
         if (i == -warm) memset(slot.mapped, 0, (size_t)bytes); /* defined contents */
         double wall, gpu;
         if (begin_timed(c, have_gpu) || skin_vk_stream_commit(ring, &f, c->cmd, c->fence) != VK_SUCCESS ||
@@ -330,25 +277,29 @@ static int bench_gpu(ctx *c, rig *r, int warm, int reps, FILE *out)
 {
     skin_vk_vertex_layout fl;
     skin_vk_vertex_layout_init(SKIN_VK_NORMAL | SKIN_VK_TANGENT, SKIN_VK_PACK_FLOAT, &fl);
-    skin_vk_stream *ring = ring_create(c, (VkDeviceSize)VERTS * fl.stride, 0);
-    skin_vk_gpu_create_info gi = {.physical_device = c->phys, .device = c->device};
+    /* Room for the slot and, since each call takes its palette from the
+     * region, the palette. */
+    skin_vk_stream *ring = ring_create(
+        c, (VkDeviceSize)VERTS * fl.stride + (VkDeviceSize)r->palette.joint_count * 48 + 1024, 0);
+    skin_vk_gpu_create_info gi = {.physical_device = c->vk.phys, .device = c->vk.device};
     skin_vk_gpu *gpu = NULL;
     skin_vk_gpu_mesh *gm = NULL;
     double *t = malloc(sizeof(double) * 2 * (size_t)reps);
     int rc = -1, have_gpu = c->timestamps != VK_NULL_HANDLE;
     if (!ring || !t || skin_vk_gpu_create(&gi, &gpu) != VK_SUCCESS ||
-        skin_vk_gpu_mesh_create(gpu, &r->mesh, r->palette.joint_count, 2, &gm) != VK_SUCCESS)
+        skin_vk_gpu_mesh_create(gpu, &r->mesh, r->palette.joint_count, &gm) != VK_SUCCESS)
         goto done;
+    skin_vk_gpu_call call = {SKIN_LBS, &r->palette, SKIN_VK_NORMAL | SKIN_VK_TANGENT,
+                             SKIN_VK_PACK_FLOAT, SKIN_LAYOUT_STRIDED, 0, 0, VERTS};
     for (int i = -warm; i < reps; ++i) {
         skin_vk_frame f;
         skin_vk_slot slot;
         if (skin_vk_stream_acquire(ring, UINT64_MAX, &f) != VK_SUCCESS ||
-            vkResetFences(c->device, 1, &c->fence) != VK_SUCCESS)
+            vkResetFences(c->vk.device, 1, &c->fence) != VK_SUCCESS)
             goto done;
         double wall, gpu_ns;
         if (begin_timed(c, have_gpu) ||
-            skin_vk_gpu_skin(gm, ring, &f, c->cmd, &r->palette, SKIN_VK_NORMAL | SKIN_VK_TANGENT,
-                             &slot) != VK_SUCCESS ||
+            skin_vk_gpu_skin(gm, ring, &f, c->cmd, &call, &slot) != VK_SUCCESS ||
             skin_vk_stream_commit(ring, &f, c->cmd, c->fence) != VK_SUCCESS ||
             submit_timed(c, &have_gpu, &wall, &gpu_ns))
             goto done;
@@ -388,10 +339,12 @@ int skin_bench_vk(int quick, FILE *out)
     fprintf(out,
             "\n## Vulkan stream ring: %s, default mode %s "
             "(%d reps after %d warm-up, 1 thread, %d vertices)\n",
-            c.name, probe ? skin_vk_memory_mode_name(skin_vk_stream_mode(probe)) : "?", reps, warm,
+            c.vk.props.deviceName, probe ? skin_vk_memory_mode_name(skin_vk_stream_mode(probe)) : "?", reps, warm,
             VERTS);
     skin_vk_stream_destroy(probe);
-    fprintf(out, "  (GPU rows: on lavapipe the \"GPU\" is llvmpipe threads on this CPU)\n");
+    if (c.vk.props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU)
+        fprintf(out, "  (GPU rows: on a CPU-type device such as lavapipe the \"GPU\" is threads "
+                     "on this CPU)\n");
     fprintf(out, "  %-46s %9s %9s\n", "case", "median", "min");
     fprintf(out, "  %-46s %9s %9s\n", "", "ns/vert", "ns/vert");
     rc = bench_skinning(&c, &r, warm, reps, out);

@@ -10,9 +10,15 @@
  *  - Quaternions are stored x, y, z, w.  A dual quaternion is 8 floats:
  *    real x y z w, then dual x y z w.
  *  - Every function is thread-safe and reentrant unless its comment says
- *    otherwise; none allocates memory.
+ *    otherwise.  None allocates memory itself; the one exception is
+ *    skin_mesh_parallel, whose OpenMP runtime allocates (and keeps) its
+ *    thread pool and per-thread state on first use.
  *  - No function asserts on user input: bad arguments return a negative
- *    skin_status and leave every output untouched.
+ *    skin_status and leave every output untouched.  The two helpers that
+ *    return no skin_status (skin_matrix_to_dual_quat, which returns flags)
+ *    say in their comment what they do with bad arguments.
+ *  - Palette helpers index joints with size_t offsets: any uint32_t
+ *    joint_count works, given buffers that large.
  */
 #ifndef SKIN_SKIN_H
 #define SKIN_SKIN_H
@@ -59,9 +65,10 @@ typedef enum skin_status {
     SKIN_ERROR_INVALID_RANGE = -3,     /**< first + count exceeds vertex_count */
     SKIN_ERROR_INVALID_INFLUENCES = -4,/**< influence_count not in 1..8 */
     SKIN_ERROR_INVALID_FORMAT = -5,    /**< unknown joint, weight or output layout */
-    SKIN_ERROR_INVALID_STRIDE = -6,    /**< output stride smaller than its element or
-                                            not a multiple of 4, or an output pointer
-                                            not 4-byte aligned */
+    SKIN_ERROR_INVALID_STRIDE = -6,    /**< output stride smaller than its element,
+                                            not a multiple of 4, or so large that
+                                            stride * vertex_count > PTRDIFF_MAX; or an
+                                            output pointer not 4-byte aligned */
     SKIN_ERROR_INVALID_METHOD = -7,    /**< unknown skin_method */
     SKIN_ERROR_INVALID_FLAGS = -8,     /**< unknown bits in skin_output.flags */
     SKIN_ERROR_MISSING_ATTRIBUTE = -9, /**< output asks for an attribute the input lacks */
@@ -148,13 +155,14 @@ typedef enum skin_method {
      *  M's 3x3 (for n: the blended normal matrix when the palette has them). */
     SKIN_LBS = 1,
     /**
-     * Dual quaternion (Kavan et al., DLB): b = sum s_i w_i dq_i with
-     * s_i = -1 if dot(real_i, real_0) < 0, else +1, the pivot being influence
-     * slot 0; b is divided by |b.real|.  If |b.real| < 1e-6 (which, with the
-     * sign rule, needs slot 0's weight to be about zero: all weights zero, or
-     * the other influences cancelling each other) the pivot joint's own
-     * transform (its dual quaternion and scale, unblended) is used instead,
-     * so the result is deterministic.
+     * Dual quaternion (Kavan et al., DLB).  The pivot is the influence with
+     * the largest weight (the lowest slot on ties), so a zero-weight slot
+     * never decides the signs; b = sum s_i w_i dq_i with s_i = -1 if
+     * dot(real_i, real_pivot) < 0, else +1; b is divided by |b.real|.  Since
+     * the pivot's own term adds at least its weight along real_pivot,
+     * |b.real| < 1e-6 happens only when every weight is (about) zero; then
+     * the pivot joint's own transform (its dual quaternion and scale,
+     * unblended) is used instead, so the result is deterministic.
      * Normals and tangents are rotated only.  With per-joint scales, the
      * blended scale s = sum w_i scale_i multiplies p and t and divides n
      * before the rigid part.
@@ -191,13 +199,30 @@ typedef enum skin_layout {
 #define SKIN_OUTPUT_ALL_FLAGS (SKIN_OUTPUT_STREAMING | SKIN_OUTPUT_NORMALIZE)
 
 /**
+ * How normals and tangents are written in the strided layout.  Vulkan's
+ * float-to-snorm rule: each component is clamped to [-1, 1] (NaN becomes 1),
+ * scaled by 2^(bits-1) - 1 and rounded to nearest, ties to even.
+ */
+typedef enum skin_vector_format {
+    SKIN_VECTOR_F32 = 0,     /**< floats: normal 12 bytes (x y z), tangent 16 (x y z w) */
+    /** 4 x int16 snorm, 8 bytes: x y z w; normals get w = 0, tangents their w
+     *  (VK_FORMAT_R16G16B16A16_SNORM). */
+    SKIN_VECTOR_SNORM16 = 1,
+    /** One uint32, 4 bytes: 10-bit snorm x in bits 0-9, y in 10-19, z in
+     *  20-29, and a 2-bit snorm w in bits 30-31: 0 for normals, the tangent's
+     *  w (the handedness sign) for tangents (VK_FORMAT_A2B10G10R10_SNORM_PACK32). */
+    SKIN_VECTOR_1010102 = 2
+} skin_vector_format;
+
+/**
  * Where skinned vertices go.  Positions are required.  Normals (tangents) are
  * written when the output's normal (tangent) pointer is set, and then the mesh
  * must have normals (tangents): otherwise SKIN_ERROR_MISSING_ATTRIBUTE.
  * Output element v always belongs to vertex v: skinning the range
  * [first, first+count) writes exactly elements first .. first+count-1 and
- * nothing else (for the strided layout: exactly the 12/12/16 bytes of each
- * element, never the bytes between elements).
+ * nothing else (for the strided layout: exactly the bytes of each element,
+ * 12/12/16 for floats, fewer for packed vectors, never the bytes between
+ * elements).
  *
  * bounds (optional): if not NULL, receives the axis-aligned box of the
  * skinned positions of the range as min x y z, max x y z.  For an empty range
@@ -208,16 +233,24 @@ typedef struct skin_output {
     uint32_t flags; /**< SKIN_OUTPUT_* bits */
     /* SKIN_LAYOUT_STRIDED */
     float *position;
-    size_t position_stride; /**< bytes, >= 12 */
+    size_t position_stride; /**< bytes, >= 12, multiple of 4; no upper limit
+                                 but stride * vertex_count <= PTRDIFF_MAX */
     float *normal;
-    size_t normal_stride;   /**< bytes, >= 12 */
+    size_t normal_stride;   /**< bytes, >= the element (12 as floats; see
+                                 vector_format), same rules */
     float *tangent;
-    size_t tangent_stride;  /**< bytes, >= 16 */
+    size_t tangent_stride;  /**< bytes, >= the element (16 as floats), same rules */
     /* SKIN_LAYOUT_SOA: px py pz [nx ny nz] [tx ty tz tw]; normals (tangents)
      * are written iff soa[3] (soa[6]) is not NULL, and then the rest of that
      * attribute's streams must be set too. */
     float *soa[10];
     float *bounds;          /**< optional, 6 floats */
+    /** Normals and tangents of the strided layout (zero: floats).  A packed
+     *  format shrinks the elements (normal_stride and tangent_stride >= 8
+     *  for SNORM16, >= 4 for 1010102); the SoA layout takes only
+     *  SKIN_VECTOR_F32.  Unknown values: SKIN_ERROR_INVALID_FORMAT.  The
+     *  kernels pack in their store step, in the same pass. */
+    skin_vector_format vector_format;
 } skin_output;
 
 /* --------------------------------------------------------------- skinning */
@@ -229,8 +262,21 @@ typedef struct skin_output {
  * SKIN_OK, or an error status with nothing written.  count == 0 is valid and
  * writes nothing (except bounds).  Reentrant and allocation-free; never starts
  * threads.  Any number of threads may call it at once on disjoint ranges of
- * the same output.  For a given ISA, the output of a vertex does not depend
- * on how the mesh is split into ranges.
+ * the same output.  For a given ISA and finite inputs (positions, normals,
+ * tangents, weights, palette), the output of a vertex does not depend on how
+ * the mesh is split into ranges.  With a NaN input the output is NaN
+ * wherever it would be with any split, but which NaN payload (bits) it
+ * carries may differ: two paths may pick different NaN operands.
+ *
+ * The SIMD kernels work on blocks of W vertices (W = 4, 8 or 16 by ISA, at
+ * absolute indices that are multiples of W) and skip the trailing influence
+ * slots whose weights are zero in the whole block, as real meshes store
+ * their unused slots.  With a finite palette and non-negative weights this
+ * changes no bit.  A non-finite palette entry reached only with weight zero
+ * (0 * inf = NaN) may or may not reach the output, depending on the other
+ * vertices of the block; with negative weights DQS may pick another pivot.
+ * Either way the result stays the same for any split into ranges (up to NaN
+ * payloads, as above).
  */
 SKIN_API skin_status skin_mesh(const skin_mesh_desc *mesh, const skin_palette *palette,
                                skin_method method, const skin_output *out,
@@ -238,12 +284,16 @@ SKIN_API skin_status skin_mesh(const skin_mesh_desc *mesh, const skin_palette *p
 
 /**
  * Skins the whole mesh on `threads` OpenMP threads (threads <= 0: the OpenMP
- * default).  Work is split into chunks of whole multiples of 64 vertices
- * (at least 4096, about eight per thread, scheduled dynamically), so when
- * each output base is 64-byte aligned no two threads write the same cache
- * line.  The result is bit-identical to one skin_mesh call over the
- * whole mesh.  Built without OpenMP, it runs serially.  Do not call it on many
- * threads at once unless nested OpenMP parallelism is what you want.
+ * default).  A small mesh uses fewer: one thread per 2048 vertices at most,
+ * so it never runs slower for having more cores.  Work is split into chunks
+ * of whole multiples of 64 vertices (at least 1024, about four per thread,
+ * scheduled dynamically), so when each output base is 64-byte aligned no two
+ * threads write the same cache line.  The result is bit-identical to one
+ * skin_mesh call over the whole mesh (NaN payloads aside, as for
+ * skin_mesh).  Built without OpenMP, it runs serially.  This is the one
+ * function that may allocate: the OpenMP runtime creates its thread pool on
+ * first use.  Do not call it on many threads at once unless nested OpenMP
+ * parallelism is what you want.
  */
 SKIN_API skin_status skin_mesh_parallel(const skin_mesh_desc *mesh, const skin_palette *palette,
                                         skin_method method, const skin_output *out, int threads);
@@ -311,6 +361,9 @@ SKIN_API skin_status skin_apply_inverse_bind(uint32_t joint_count, const float *
  * Returns SKIN_NONRIGID_* bits describing what the dual quaternion (with the
  * scale, if requested) leaves out; 0 for a rigid matrix.  Tolerance 1e-4.
  * A mirrored matrix has its x scale negated to recover a rotation.
+ * A matrix with a NaN or infinite element returns SKIN_NONRIGID_DEGENERATE
+ * and the identity (dq = 0 0 0 1  0 0 0 0, scale = 1 1 1).  matrix or dq
+ * NULL: returns SKIN_NONRIGID_DEGENERATE and writes nothing.
  */
 SKIN_API uint32_t skin_matrix_to_dual_quat(const float matrix[12], float dq[8], float scale[3]);
 
@@ -328,8 +381,9 @@ SKIN_API skin_status skin_matrices_to_dual_quats(uint32_t joint_count, const flo
 
 /** Dual quaternion (+ optional per-axis scale, NULL = 1) to a 3x4 matrix
  *  M = [R*diag(scale) | t].  The real part need not be unit length: it is
- *  normalised first. */
-SKIN_API void skin_dual_quat_to_matrix(const float dq[8], const float scale[3], float matrix[12]);
+ *  normalised first (a zero or non-finite length counts as 1).  dq or
+ *  matrix NULL: SKIN_ERROR_NULL_ARGUMENT, nothing written. */
+SKIN_API skin_status skin_dual_quat_to_matrix(const float dq[8], const float scale[3], float matrix[12]);
 
 /**
  * Load-time weight normalisation of float weights in place: each vertex's
@@ -348,8 +402,9 @@ SKIN_API skin_status skin_normalize_weights(size_t vertex_count, uint32_t influe
  * each of vertex_count entries.  Weights are normalised to sum to one; unorm
  * outputs are rounded so that the integer sum is exactly 65535 (255), the
  * rounding remainder going to the largest weight.  A u16 joint that does not
- * fit a u8 output returns SKIN_ERROR_INVALID_FORMAT (nothing is written past
- * the vertex before it).
+ * fit a u8 output returns SKIN_ERROR_INVALID_FORMAT; every joint is checked
+ * before anything is written, so then no output is touched.
+ * vertex_count > SIZE_MAX / 16: SKIN_ERROR_INVALID_COUNT.
  */
 SKIN_API skin_status skin_deinterleave_influences(size_t vertex_count, uint32_t set_count,
                                                   skin_joint_format in_joint_format,

@@ -120,8 +120,10 @@ SKIN_VK_API const char *skin_vk_memory_mode_name(skin_vk_memory_mode mode);
 typedef struct skin_vk_stream_create_info {
     VkPhysicalDevice physical_device;
     VkDevice device;
-    /** The family of the queue that reads the buffer (the buffer is
-     *  VK_SHARING_MODE_EXCLUSIVE to it). */
+    /** The family of the queue that submits the frames (reads the buffers
+     *  and runs the staging copy): the buffers are VK_SHARING_MODE_EXCLUSIVE
+     *  and first used there.  Must be a family of physical_device, else
+     *  VK_ERROR_VALIDATION_FAILED_EXT. */
     uint32_t queue_family_index;
     /** Bytes per region, i.e. per frame; rounded up to the alignment. */
     VkDeviceSize region_size;
@@ -148,9 +150,15 @@ typedef struct skin_vk_stream skin_vk_stream;
 /**
  * Creates the ring: buffer(s) of region_count * region_size bytes with usage
  * VERTEX_BUFFER | STORAGE_BUFFER | TRANSFER_SRC | TRANSFER_DST (+ extra_usage),
- * memory chosen in this order: DEVICE_LOCAL|HOST_VISIBLE; HOST_VISIBLE|
- * HOST_COHERENT and not CACHED; any HOST_VISIBLE (with flushes); staging when
- * forced or when the device has none of these for the buffer.  The memory
+ * memory chosen in this order: DEVICE_LOCAL|HOST_VISIBLE when the ring needs
+ * at most half of that heap (a 256 MiB BAR window is not exhausted);
+ * HOST_VISIBLE|HOST_COHERENT system memory, not CACHED; any HOST_VISIBLE
+ * system memory (with flushes); staging when forced or when none of these
+ * suits the buffer, is large enough or can allocate it (an allocation
+ * failing with out-of-memory falls through to the next choice).
+ * skin_vk_stream_mode() reports the choice.  Test hook: the environment
+ * variable SKIN_VK_TEST_BAR_HEAP=BYTES makes DEVICE_LOCAL|HOST_VISIBLE heaps
+ * count as that small for this choice.  The memory
  * stays mapped until destroy.  Region offsets are multiples of
  * skin_vk_stream_alignment().
  *
@@ -205,11 +213,9 @@ SKIN_VK_API VkResult skin_vk_stream_acquire(skin_vk_stream *stream, uint64_t tim
 /**
  * Where one mesh's vertices go in an acquired region: an interleaved block of
  * vertex_count * layout->stride bytes at an aligned offset.
- * For SKIN_VK_PACK_FLOAT, output is ready for skin_mesh / skin_mesh_parallel
- * (strided layout, SKIN_OUTPUT_STREAMING set; you may add
- * SKIN_OUTPUT_NORMALIZE).  For packed layouts, output.position is NULL (so
- * skin_mesh refuses it): use skin_vk_skin, which honours
- * SKIN_OUTPUT_NORMALIZE in output.flags.
+ * output is ready for skin_mesh / skin_mesh_parallel for every packing
+ * (strided layout, SKIN_OUTPUT_STREAMING set, vector_format matching the
+ * packing; you may add SKIN_OUTPUT_NORMALIZE or bounds).
  */
 typedef struct skin_vk_slot {
     VkBuffer buffer;       /**< bind this ... */
@@ -251,16 +257,16 @@ SKIN_VK_API VkResult skin_vk_stream_commit(skin_vk_stream *stream, const skin_vk
                                            VkCommandBuffer cmd, VkFence fence);
 
 /**
- * Skins vertices [first, first+count) of mesh into slot, for any packing
- * (floats: one skin_mesh call with streaming stores; packed: blocks of 256
- * vertices skinned into stack scratch, packed, and streamed to the slot in
- * order; the mapped memory is never read; ~24 KiB of stack, no heap).
- * mesh->vertex_count must equal slot->vertex_count.  output.bounds is
- * honoured for float layouts only.
- * Returns skin_mesh's status, or SKIN_ERROR_INVALID_RANGE /
- * SKIN_ERROR_MISSING_ATTRIBUTE, or SKIN_ERROR_INVALID_STRIDE if slot->layout
- * was changed after allocation.  Thread-safe on disjoint ranges; no Vulkan
- * call.
+ * Skins vertices [first, first+count) of mesh into slot, for any packing:
+ * one skin_mesh call into the slot's layout, the core packing normals and
+ * tangents in its store step (the mapped memory is never read), honouring
+ * SKIN_OUTPUT_NORMALIZE and bounds from slot->output.  Unlike calling
+ * skin_mesh on slot->output directly, it checks the range against the slot
+ * and refuses a slot whose layout was changed after allocation.
+ * mesh->vertex_count must equal slot->vertex_count.
+ * Returns skin_mesh's status, or SKIN_ERROR_INVALID_RANGE, or
+ * SKIN_ERROR_INVALID_STRIDE if slot->layout was changed after allocation.
+ * Thread-safe on disjoint ranges; no Vulkan call.
  */
 SKIN_VK_API skin_status skin_vk_skin(const skin_vk_slot *slot, const skin_mesh_desc *mesh,
                                      const skin_palette *palette, skin_method method,
@@ -269,12 +275,17 @@ SKIN_VK_API skin_status skin_vk_skin(const skin_vk_slot *slot, const skin_mesh_d
 /* ------------------------------------------------------ GPU compute path */
 
 /*
- * The same LBS math on the GPU, for comparison with the CPU path: a compute
- * shader (built from vk_upload/shaders/skin_lbs.comp and embedded as SPIR-V)
- * writes float vertices into a slot of the same ring.  The mesh streams are
- * uploaded once (to mapped memory, DEVICE_LOCAL when the device has it);
- * each frame uploads the palette (3x4 matrices) and records one dispatch.
- * LBS only; normal_matrices are not supported.
+ * The same math on the GPU, for comparison with the CPU path and as its
+ * fallback or replacement where the GPU is faster: compute shaders (built
+ * from vk_upload/shaders/skin_lbs.comp and skin_dqs.comp, embedded as SPIR-V)
+ * write into slots of the same ring what skin_mesh would write: LBS (with
+ * optional normal matrices) and DQS (largest-weight pivot, antipodality,
+ * near-zero fallback, optional per-joint scale) as in the CPU kernels; 1..8
+ * influences; u8/u16 joints and f32/unorm16/unorm8 weights read as uploaded
+ * (never widened); NORMALIZE; float, snorm16 or 1010102 normals/tangents;
+ * interleaved or SoA output; any vertex range.  The mesh streams are
+ * uploaded once; each call uploads its palette into its frame's region and
+ * records one dispatch.
  */
 typedef struct skin_vk_gpu_create_info {
     VkPhysicalDevice physical_device;
@@ -287,13 +298,16 @@ typedef struct skin_vk_gpu_create_info {
     const VkAllocationCallbacks *allocator; /**< may be NULL */
     PFN_vkGetInstanceProcAddr get_instance_proc_addr; /**< as for the ring */
     VkInstance instance;
+    /** SKIN_VK_FORCE_STAGING: upload meshes through a staging buffer even
+     *  when their device-local memory is host-visible (tests that path). */
+    uint32_t flags;
 } skin_vk_gpu_create_info;
 
 typedef struct skin_vk_gpu skin_vk_gpu;           /**< pipeline and layouts */
 typedef struct skin_vk_gpu_mesh skin_vk_gpu_mesh; /**< one uploaded mesh */
 
-/** Creates the compute pipeline.  VK_ERROR_VALIDATION_FAILED_EXT for bad
- *  arguments, else the failing Vulkan call's error (nothing left behind).
+/** Creates the pipeline layout and shader modules.  VK_ERROR_VALIDATION_FAILED_EXT
+ *  for bad arguments (including unknown flags), else the failing Vulkan call's error (nothing left behind).
  *  Thread safety: may run concurrently with anything (creates objects). */
 SKIN_VK_API VkResult skin_vk_gpu_create(const skin_vk_gpu_create_info *info, skin_vk_gpu **gpu);
 /** Destroys the pipeline; every mesh must be destroyed first.  Accepts NULL.
@@ -302,38 +316,145 @@ SKIN_VK_API void skin_vk_gpu_destroy(skin_vk_gpu *gpu);
 
 /**
  * Uploads mesh (positions, and normals/tangents when present, influences in
- * any format, converted to u32 joints and float weights) for palettes of
- * joint_count joints, with set_count per-frame palette buffers and descriptor
- * sets (use the ring's region count).  Returns VK_SUCCESS,
+ * their own formats, not widened) for palettes of joint_count joints, once,
+ * into device-local memory: written in place when that memory is
+ * host-visible, else (or with SKIN_VK_FORCE_STAGING) into a host staging
+ * buffer whose copy (and a TRANSFER -> COMPUTE_SHADER barrier) the mesh's
+ * first skin_vk_gpu_skin call records into its command buffer; that command
+ * buffer must be submitted before or with any later use of the mesh.  Palettes are not stored with the mesh: each
+ * skin_vk_gpu_skin call takes its own from the frame.  Returns VK_SUCCESS,
  * VK_ERROR_VALIDATION_FAILED_EXT for a bad mesh (skin_mesh's checks) or
- * arguments, or an allocation error.  Thread safety: any number of meshes may
- * be created at once from one gpu (it is only read).
+ * arguments, VK_ERROR_FEATURE_NOT_PRESENT when the device's limits
+ * (maxComputeWorkGroupCount[0] * 64 vertices, maxStorageBufferRange for the
+ * streams or for joint_count * 84 palette bytes) are too small for the mesh, or an allocation error.  Thread
+ * safety: any number of meshes may be created at once from one gpu (it is
+ * only read).
  */
 SKIN_VK_API VkResult skin_vk_gpu_mesh_create(skin_vk_gpu *gpu, const skin_mesh_desc *mesh,
-                                             uint32_t joint_count, uint32_t set_count,
-                                             skin_vk_gpu_mesh **mesh_out);
-/** Frees the mesh's buffers and sets; the GPU must be done with them.
+                                             uint32_t joint_count, skin_vk_gpu_mesh **mesh_out);
+/** Frees the mesh's buffers and set; the GPU must be done with them.
  *  Accepts NULL.  Thread safety: externally synchronised on mesh. */
 SKIN_VK_API void skin_vk_gpu_mesh_destroy(skin_vk_gpu_mesh *mesh);
 
+/** One GPU skinning call. */
+typedef struct skin_vk_gpu_call {
+    skin_method method;           /**< SKIN_LBS or SKIN_DQS */
+    /** joint_count as at upload; LBS: matrices (and optional
+     *  normal_matrices); DQS: dual_quats (and optional scales). */
+    const skin_palette *palette;
+    uint32_t attributes;          /**< SKIN_VK_NORMAL / SKIN_VK_TANGENT; must be in the mesh */
+    skin_vk_packing packing;      /**< normals/tangents: float, 1010102 or snorm16 */
+    /** SKIN_LAYOUT_STRIDED: one interleaved vertex per element, as
+     *  skin_vk_vertex_layout_init(attributes, packing) describes.
+     *  SKIN_LAYOUT_SOA (packing must be SKIN_VK_PACK_FLOAT): float planes
+     *  px py pz [nx ny nz] [tx ty tz tw] of `count` floats each, plane i at
+     *  byte slot->offset + 4 * i * count (same total size). */
+    skin_layout layout;
+    uint32_t flags;               /**< SKIN_OUTPUT_NORMALIZE (STREAMING is accepted and ignored) */
+    size_t first, count;          /**< mesh vertices [first, first+count); count >= 1 */
+} skin_vk_gpu_call;
+
 /**
- * Skins the uploaded mesh on the GPU into a new float slot of the acquired
- * frame: writes the palette (palette->matrices, joint_count as at upload)
- * into the frame's palette buffer (set frame->region), and records into cmd
- * (recording, outside a render pass) the dispatch and a SHADER_WRITE ->
- * dst_access barrier.  attributes (SKIN_VK_NORMAL/TANGENT) must be present in
- * the mesh.  GPU slots are taken from the end of the region, so in staging
- * mode the commit's copy (of the CPU-written start) never covers them.
- * *slot receives buffer/offset/layout; slot->mapped is NULL (the GPU writes
- * it).  Returns VK_SUCCESS, VK_ERROR_OUT_OF_POOL_MEMORY when the region is
- * full, VK_ERROR_VALIDATION_FAILED_EXT for bad arguments (including
- * frame->region >= set_count or a joint_count mismatch), or a flush error.
+ * Skins vertices [first, first+count) of the uploaded mesh on the GPU into a
+ * new slot of the acquired frame: output element i is vertex first + i.
+ * The palette (and normal matrices or scales when given) is copied into this
+ * call's own sub-allocation of the frame's region (joint_count * 48 (+36)
+ * bytes for LBS, * 32 (+12) for DQS, rounded up to the ring's alignment,
+ * flushed when the ring flushes), so any number of meshes and instances of
+ * one mesh may be skinned in one frame, each with its own palette, until the
+ * region is full.  Records into cmd (recording, outside a render pass) the
+ * dispatch and a SHADER_WRITE -> dst_access barrier, and binds a descriptor
+ * set of the call's own (from descriptor pools the ring keeps per region,
+ * created on demand, reset at acquire; at most 2048 calls per frame) covering
+ * exactly its palette and slot.  The mesh's pipeline for the method is
+ * created on the first call that uses it.  GPU slots and palettes are taken
+ * from the end of the region, so in staging mode the commit's copy (of the
+ * CPU-written start) never covers them; in staging mode the shader reads the
+ * palette from the mapped staging buffer.  *slot receives buffer, offset,
+ * vertex_count = count and the interleaved layout; slot->mapped is NULL (the
+ * GPU writes it).
+ * Returns VK_SUCCESS, VK_ERROR_OUT_OF_POOL_MEMORY when the region is full or
+ * the frame already has 2048 GPU calls (nothing is taken),
+ * VK_ERROR_FEATURE_NOT_PRESENT when the slot is larger than
+ * maxStorageBufferRange, VK_ERROR_VALIDATION_FAILED_EXT for bad arguments
+ * (NULL pointers, a missing palette array, a joint_count mismatch, attributes
+ * the mesh lacks, unknown method/packing/layout/flags, SoA with packing, an
+ * empty or out-of-range vertex range), or a flush, pipeline or descriptor
+ * error.
  * Thread safety: externally synchronised on the stream, the mesh and cmd.
  */
 SKIN_VK_API VkResult skin_vk_gpu_skin(skin_vk_gpu_mesh *mesh, skin_vk_stream *stream,
                                       const skin_vk_frame *frame, VkCommandBuffer cmd,
-                                      const skin_palette *palette, uint32_t attributes,
-                                      skin_vk_slot *slot);
+                                      const skin_vk_gpu_call *call, skin_vk_slot *slot);
+
+/* ------------------------------------------------------------ path choice */
+
+typedef enum skin_vk_path {
+    SKIN_VK_PATH_CPU = 1, /**< skin_mesh_parallel into the ring */
+    SKIN_VK_PATH_GPU = 2  /**< skin_vk_gpu_skin */
+} skin_vk_path;
+
+/** What to decide for: a device, a queue to measure on, a mesh and a pose. */
+typedef struct skin_vk_path_query {
+    VkPhysicalDevice physical_device;
+    VkDevice device;
+    uint32_t queue_family_index;  /**< the family of queue (needs compute) */
+    VkQueue queue;                /**< used only when frames > 0 */
+    const skin_mesh_desc *mesh;
+    const skin_palette *palette;  /**< as skin_mesh takes it for method */
+    skin_method method;
+    uint32_t attributes;          /**< SKIN_VK_NORMAL / SKIN_VK_TANGENT (float output) */
+    /** 0: only check whether the GPU path can run; else measure this many
+     *  frames of each path after `warmup` untimed ones. */
+    uint32_t frames, warmup;
+    const VkAllocationCallbacks *allocator;            /**< may be NULL */
+    PFN_vkGetInstanceProcAddr get_instance_proc_addr; /**< as for the ring */
+    VkInstance instance;
+} skin_vk_path_query;
+
+typedef struct skin_vk_path_report {
+    char device_name[VK_MAX_PHYSICAL_DEVICE_NAME_SIZE];
+    VkPhysicalDeviceType device_type;
+    /** A CPU-type device (lavapipe, SwiftShader): its "GPU" path is threads
+     *  on the same CPU. */
+    VkBool32 cpu_type_device;
+    VkBool32 gpu_supported;   /**< the limits, formats and queue allow the GPU path */
+    const char *gpu_reason;   /**< why not (static string), else NULL */
+    /** The measured (or, without a measurement, the default) choice:
+     *  unmeasured, GPU when supported on a non-CPU device, else CPU;
+     *  measured, the path with the smaller median frame time. */
+    skin_vk_path recommended;
+    VkBool32 measured;
+    uint32_t frames;
+    /** CPU path: skin_mesh_parallel into the ring, record, submit, fence, on
+     *  the CPU clock (median ns per frame). */
+    double cpu_ns_per_frame;
+    /** GPU path: palette upload, dispatch and barrier by GPU timestamps when
+     *  the queue has them (gpu_timestamps), else submit -> fence. */
+    double gpu_ns_per_frame;
+    double gpu_submit_ns_per_frame; /**< GPU path, submit -> fence, CPU clock */
+    VkBool32 gpu_timestamps;
+    skin_vk_memory_mode ring_mode;  /**< the measuring ring's memory */
+} skin_vk_path_report;
+
+/**
+ * Decides between the CPU and the GPU skinning path for this device and
+ * mesh.  Always reports the device and whether the GPU path can run
+ * (workgroup count, storage-buffer ranges for streams, output and palette,
+ * push constants, descriptor sets, a compute queue family).  When frames > 0
+ * and the GPU path can run, measures both paths on `queue` (a ring of 2
+ * regions, a GPU mesh and a command pool of its own, all freed before
+ * return) and recommends the faster with its figures.  This submits work to
+ * queue and waits for it.
+ * Returns VK_SUCCESS (also when the GPU path cannot run: see the report),
+ * VK_ERROR_VALIDATION_FAILED_EXT for bad arguments (NULL pointers, frames >
+ * 0 without a queue, an unknown method, a mesh or palette skin_mesh
+ * refuses), or the failing Vulkan call's error.
+ * Thread safety: externally synchronised on queue; uses no other shared
+ * state.
+ */
+SKIN_VK_API VkResult skin_vk_choose_path(const skin_vk_path_query *query,
+                                         skin_vk_path_report *report);
 
 #ifdef __cplusplus
 }

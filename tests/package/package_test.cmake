@@ -3,7 +3,7 @@
 #   [-DASSETS_CONSUMER_DIR=<skin::assets consumer source>]
 #   [-DC_COMPILER=<cc>] [-DGENERATOR=<cmake generator>]
 # Configures skin as a shared library (no tests, bench, examples or Vulkan),
-# installs it into a scratch prefix, checks that every exported function of
+# installs it with --prefix into a scratch prefix other than the configured one, checks that every exported function of
 # libskin.so starts with skin_, then builds and runs a consumer against the
 # installed package with find_package(skin) and with pkg-config.
 cmake_minimum_required(VERSION 3.16)
@@ -40,9 +40,14 @@ endif()
 run("configure" ${CMAKE_COMMAND} -S "${SOURCE_DIR}" -B "${build}" ${gen_args} ${cc_args}
     -DCMAKE_BUILD_TYPE=Debug -DBUILD_SHARED_LIBS=ON -DSKIN_BUILD_TESTS=OFF
     -DSKIN_BUILD_BENCH=OFF -DSKIN_VULKAN=OFF
-    "-DCMAKE_INSTALL_PREFIX=${prefix}")
+    "-DCMAKE_INSTALL_PREFIX=${WORK_DIR}/configured-prefix")
 run("build" ${CMAKE_COMMAND} --build "${build}" -j2)
-run("install" ${CMAKE_COMMAND} --install "${build}")
+# Installed elsewhere than the configure-time prefix: the package must be
+# relocatable (the pkg-config file finds its prefix from its own location).
+run("install" ${CMAKE_COMMAND} --install "${build}" --prefix "${prefix}")
+if(EXISTS "${WORK_DIR}/configured-prefix")
+  message(FATAL_ERROR "package: install wrote to the configure-time prefix")
+endif()
 
 # The installed files.
 file(GLOB_RECURSE libs "${prefix}/*/libskin.so")

@@ -8,21 +8,12 @@
 #include <stdint.h>
 #include <stdio.h>
 
-static int failures;
-
-#define EXPECT(cond)                                                          \
-    do {                                                                      \
-        if (!(cond)) {                                                        \
-            fprintf(stderr, "%s:%d: expected %s\n", __FILE__, __LINE__, #cond); \
-            ++failures;                                                       \
-        }                                                                     \
-    } while (0)
 
 static skin_vk_stream_create_info base_info(vkh *h, VkDeviceSize size, uint32_t flags)
 {
-    return (skin_vk_stream_create_info){.physical_device = h->phys,
-                                        .device = h->device,
-                                        .queue_family_index = h->family,
+    return (skin_vk_stream_create_info){.physical_device = h->vk.phys,
+                                        .device = h->vk.device,
+                                        .queue_family_index = h->vk.family,
                                         .region_size = size,
                                         .flags = flags};
 }
@@ -31,32 +22,32 @@ static void bad_arguments(vkh *h)
 {
     skin_vk_stream *s = (skin_vk_stream *)(uintptr_t)1;
     skin_vk_stream_create_info ci = base_info(h, 4096, 0);
-    EXPECT(skin_vk_stream_create(NULL, &s) == VK_ERROR_VALIDATION_FAILED_EXT && !s);
-    EXPECT(skin_vk_stream_create(&ci, NULL) == VK_ERROR_VALIDATION_FAILED_EXT);
+    VKH_EXPECT(skin_vk_stream_create(NULL, &s) == VK_ERROR_VALIDATION_FAILED_EXT && !s);
+    VKH_EXPECT(skin_vk_stream_create(&ci, NULL) == VK_ERROR_VALIDATION_FAILED_EXT);
     ci.region_size = 0;
-    EXPECT(skin_vk_stream_create(&ci, &s) == VK_ERROR_VALIDATION_FAILED_EXT && !s);
+    VKH_EXPECT(skin_vk_stream_create(&ci, &s) == VK_ERROR_VALIDATION_FAILED_EXT && !s);
     ci = base_info(h, 4096, 1u << 7);
-    EXPECT(skin_vk_stream_create(&ci, &s) == VK_ERROR_VALIDATION_FAILED_EXT && !s);
+    VKH_EXPECT(skin_vk_stream_create(&ci, &s) == VK_ERROR_VALIDATION_FAILED_EXT && !s);
     ci = base_info(h, 4096, 0);
     ci.region_count = 17;
-    EXPECT(skin_vk_stream_create(&ci, &s) == VK_ERROR_VALIDATION_FAILED_EXT && !s);
+    VKH_EXPECT(skin_vk_stream_create(&ci, &s) == VK_ERROR_VALIDATION_FAILED_EXT && !s);
     ci = base_info(h, 4096, 0);
     ci.device = VK_NULL_HANDLE;
-    EXPECT(skin_vk_stream_create(&ci, &s) == VK_ERROR_VALIDATION_FAILED_EXT && !s);
+    VKH_EXPECT(skin_vk_stream_create(&ci, &s) == VK_ERROR_VALIDATION_FAILED_EXT && !s);
     ci = base_info(h, 4096, 0);
     ci.get_instance_proc_addr = vkGetInstanceProcAddr; /* but no instance */
-    EXPECT(skin_vk_stream_create(&ci, &s) == VK_ERROR_VALIDATION_FAILED_EXT && !s);
+    VKH_EXPECT(skin_vk_stream_create(&ci, &s) == VK_ERROR_VALIDATION_FAILED_EXT && !s);
     skin_vk_stream_destroy(NULL);
-    EXPECT(skin_vk_stream_mode(NULL) == 0 && skin_vk_stream_region_count(NULL) == 0);
+    VKH_EXPECT(skin_vk_stream_mode(NULL) == 0 && skin_vk_stream_region_count(NULL) == 0);
 
     skin_vk_vertex_layout l;
-    EXPECT(skin_vk_vertex_layout_init(1u << 5, SKIN_VK_PACK_FLOAT, &l) == SKIN_ERROR_INVALID_FLAGS);
-    EXPECT(skin_vk_vertex_layout_init(0, (skin_vk_packing)9, &l) == SKIN_ERROR_INVALID_FORMAT);
-    EXPECT(skin_vk_vertex_layout_init(0, SKIN_VK_PACK_FLOAT, NULL) == SKIN_ERROR_NULL_ARGUMENT);
-    EXPECT(skin_vk_vertex_layout_init(SKIN_VK_NORMAL | SKIN_VK_TANGENT, SKIN_VK_PACK_1010102, &l) ==
+    VKH_EXPECT(skin_vk_vertex_layout_init(1u << 5, SKIN_VK_PACK_FLOAT, &l) == SKIN_ERROR_INVALID_FLAGS);
+    VKH_EXPECT(skin_vk_vertex_layout_init(0, (skin_vk_packing)9, &l) == SKIN_ERROR_INVALID_FORMAT);
+    VKH_EXPECT(skin_vk_vertex_layout_init(0, SKIN_VK_PACK_FLOAT, NULL) == SKIN_ERROR_NULL_ARGUMENT);
+    VKH_EXPECT(skin_vk_vertex_layout_init(SKIN_VK_NORMAL | SKIN_VK_TANGENT, SKIN_VK_PACK_1010102, &l) ==
                SKIN_OK &&
            l.stride == 20 && l.normal_format == VK_FORMAT_A2B10G10R10_SNORM_PACK32);
-    EXPECT(skin_vk_vertex_layout_init(SKIN_VK_TANGENT, SKIN_VK_PACK_FLOAT, &l) == SKIN_OK &&
+    VKH_EXPECT(skin_vk_vertex_layout_init(SKIN_VK_TANGENT, SKIN_VK_PACK_FLOAT, &l) == SKIN_OK &&
            l.stride == 28 && l.tangent_offset == 12 && l.normal_format == VK_FORMAT_UNDEFINED);
 }
 
@@ -70,7 +61,7 @@ static void out_of_memory(vkh *h)
             skin_vk_stream *s = (skin_vk_stream *)(uintptr_t)1;
             skin_vk_stream_create_info ci = base_info(h, sizes[z], flags[f]);
             VkResult r = skin_vk_stream_create(&ci, &s);
-            EXPECT(r == VK_ERROR_OUT_OF_DEVICE_MEMORY && s == NULL);
+            VKH_EXPECT(r == VK_ERROR_OUT_OF_DEVICE_MEMORY && s == NULL);
         }
 }
 
@@ -80,80 +71,82 @@ static void ring_misuse(vkh *h)
     skin_vk_stream_create_info ci = base_info(h, 1024, 0);
     skin_vk_stream *s = NULL;
     if (skin_vk_stream_create(&ci, &s) != VK_SUCCESS) {
-        EXPECT(!"create");
+        VKH_EXPECT(!"create");
         return;
     }
-    EXPECT(skin_vk_stream_region_count(s) == 2 && skin_vk_stream_region_size(s) >= 1024);
+    VKH_EXPECT(skin_vk_stream_region_count(s) == 2 && skin_vk_stream_region_size(s) >= 1024);
     skin_vk_vertex_layout l;
     skin_vk_vertex_layout_init(SKIN_VK_NORMAL | SKIN_VK_TANGENT, SKIN_VK_PACK_FLOAT, &l);
     skin_vk_frame f[3] = {{0}};
     skin_vk_slot slot;
-    EXPECT(skin_vk_frame_alloc(s, &f[0], 10, &l, &slot) == VK_ERROR_VALIDATION_FAILED_EXT);
-    EXPECT(skin_vk_stream_acquire(s, UINT64_MAX, &f[0]) == VK_SUCCESS);
-    EXPECT(skin_vk_frame_alloc(s, &f[0], 1000, &l, &slot) == VK_ERROR_OUT_OF_POOL_MEMORY);
-    EXPECT(skin_vk_frame_alloc(s, &f[0], SIZE_MAX, &l, &slot) == VK_ERROR_OUT_OF_POOL_MEMORY);
-    EXPECT(skin_vk_frame_alloc(s, &f[0], 10, &l, &slot) == VK_SUCCESS && slot.mapped);
+    VKH_EXPECT(skin_vk_frame_alloc(s, &f[0], 10, &l, &slot) == VK_ERROR_VALIDATION_FAILED_EXT);
+    VKH_EXPECT(skin_vk_stream_acquire(s, UINT64_MAX, &f[0]) == VK_SUCCESS);
+    VKH_EXPECT(skin_vk_frame_alloc(s, &f[0], 1000, &l, &slot) == VK_ERROR_OUT_OF_POOL_MEMORY);
+    VKH_EXPECT(skin_vk_frame_alloc(s, &f[0], SIZE_MAX, &l, &slot) == VK_ERROR_OUT_OF_POOL_MEMORY);
+    VKH_EXPECT(skin_vk_frame_alloc(s, &f[0], 10, &l, &slot) == VK_SUCCESS && slot.mapped);
     skin_vk_vertex_layout bad = l;
     bad.stride = 4;
-    EXPECT(skin_vk_frame_alloc(s, &f[0], 10, &bad, &slot) == VK_ERROR_VALIDATION_FAILED_EXT);
+    VKH_EXPECT(skin_vk_frame_alloc(s, &f[0], 10, &bad, &slot) == VK_ERROR_VALIDATION_FAILED_EXT);
 
     /* skin_vk_skin range and attribute checks, nothing written. */
     rig r;
     rig_options o = {10, 4, 2, SKIN_JOINT_U8, SKIN_WEIGHT_F32, 0, 3};
     if (rig_random(&r, &o) == 0) {
-        EXPECT(skin_vk_skin(&slot, &r.mesh, &r.palette, SKIN_LBS, 5, 6) ==
+        VKH_EXPECT(skin_vk_skin(&slot, &r.mesh, &r.palette, SKIN_LBS, 5, 6) ==
                SKIN_ERROR_INVALID_RANGE);
-        EXPECT(skin_vk_skin(NULL, &r.mesh, &r.palette, SKIN_LBS, 0, 1) == SKIN_ERROR_NULL_ARGUMENT);
-        EXPECT(skin_vk_skin(&slot, &r.mesh, &r.palette, SKIN_LBS, 0, 10) == SKIN_OK);
+        VKH_EXPECT(skin_vk_skin(NULL, &r.mesh, &r.palette, SKIN_LBS, 0, 1) == SKIN_ERROR_NULL_ARGUMENT);
+        VKH_EXPECT(skin_vk_skin(&slot, &r.mesh, &r.palette, SKIN_LBS, 0, 10) == SKIN_OK);
         skin_vk_slot packed;
         skin_vk_vertex_layout pl;
         skin_vk_vertex_layout_init(SKIN_VK_NORMAL | SKIN_VK_TANGENT, SKIN_VK_PACK_SNORM16, &pl);
-        EXPECT(skin_vk_frame_alloc(s, &f[0], 10, &pl, &packed) == VK_SUCCESS);
-        EXPECT(packed.output.position == NULL); /* skin_mesh refuses packed slots */
+        VKH_EXPECT(skin_vk_frame_alloc(s, &f[0], 10, &pl, &packed) == VK_SUCCESS);
+        /* packed slots take skin_mesh directly: the core packs */
+        VKH_EXPECT(packed.output.vector_format == SKIN_VECTOR_SNORM16);
+        VKH_EXPECT(skin_mesh(&r.mesh, &r.palette, SKIN_LBS, &packed.output, 0, 10) == SKIN_OK);
         skin_mesh_desc no_tangents = r.mesh;
         no_tangents.tx = no_tangents.ty = no_tangents.tz = no_tangents.tw = NULL;
-        EXPECT(skin_vk_skin(&packed, &no_tangents, &r.palette, SKIN_LBS, 0, 10) ==
+        VKH_EXPECT(skin_vk_skin(&packed, &no_tangents, &r.palette, SKIN_LBS, 0, 10) ==
                SKIN_ERROR_MISSING_ATTRIBUTE);
-        EXPECT(skin_vk_skin(&packed, &r.mesh, &r.palette, (skin_method)9, 0, 10) ==
+        VKH_EXPECT(skin_vk_skin(&packed, &r.mesh, &r.palette, (skin_method)9, 0, 10) ==
                SKIN_ERROR_INVALID_METHOD);
-        EXPECT(skin_vk_skin(&packed, &r.mesh, &r.palette, SKIN_DQS, 0, 10) == SKIN_OK);
-        packed.layout.stride = 4096; /* a tampered slot must not overflow scratch */
-        EXPECT(skin_vk_skin(&packed, &r.mesh, &r.palette, SKIN_LBS, 0, 10) ==
+        VKH_EXPECT(skin_vk_skin(&packed, &r.mesh, &r.palette, SKIN_DQS, 0, 10) == SKIN_OK);
+        packed.layout.stride = 4096; /* a tampered slot must not write past the slot */
+        VKH_EXPECT(skin_vk_skin(&packed, &r.mesh, &r.palette, SKIN_LBS, 0, 10) ==
                SKIN_ERROR_INVALID_STRIDE);
         rig_free(&r);
     }
 
     /* More regions acquired than exist. */
-    EXPECT(skin_vk_stream_acquire(s, UINT64_MAX, &f[1]) == VK_SUCCESS && f[1].region == 1);
-    EXPECT(skin_vk_stream_acquire(s, UINT64_MAX, &f[2]) == VK_ERROR_TOO_MANY_OBJECTS);
-    EXPECT(skin_vk_stream_commit(s, &f[0], VK_NULL_HANDLE, VK_NULL_HANDLE) == VK_SUCCESS);
-    EXPECT(skin_vk_stream_commit(s, &f[0], VK_NULL_HANDLE, VK_NULL_HANDLE) ==
+    VKH_EXPECT(skin_vk_stream_acquire(s, UINT64_MAX, &f[1]) == VK_SUCCESS && f[1].region == 1);
+    VKH_EXPECT(skin_vk_stream_acquire(s, UINT64_MAX, &f[2]) == VK_ERROR_TOO_MANY_OBJECTS);
+    VKH_EXPECT(skin_vk_stream_commit(s, &f[0], VK_NULL_HANDLE, VK_NULL_HANDLE) == VK_SUCCESS);
+    VKH_EXPECT(skin_vk_stream_commit(s, &f[0], VK_NULL_HANDLE, VK_NULL_HANDLE) ==
            VK_ERROR_VALIDATION_FAILED_EXT); /* already committed */
-    EXPECT(skin_vk_stream_acquire(s, UINT64_MAX, &f[2]) == VK_SUCCESS && f[2].region == 0);
+    VKH_EXPECT(skin_vk_stream_acquire(s, UINT64_MAX, &f[2]) == VK_SUCCESS && f[2].region == 0);
 
     /* A fence that never signals: acquire times out and changes nothing. */
     VkFence fence;
     VkFenceCreateInfo fi = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-    if (vkCreateFence(h->device, &fi, NULL, &fence) == VK_SUCCESS) {
-        EXPECT(skin_vk_stream_commit(s, &f[1], VK_NULL_HANDLE, fence) == VK_SUCCESS);
-        EXPECT(skin_vk_stream_commit(s, &f[2], VK_NULL_HANDLE, VK_NULL_HANDLE) == VK_SUCCESS);
-        EXPECT(skin_vk_stream_acquire(s, 1000, &f[0]) == VK_TIMEOUT);
-        EXPECT(skin_vk_stream_acquire(s, 1000, &f[0]) == VK_TIMEOUT);
-        vkDestroyFence(h->device, fence, NULL);
+    if (vkCreateFence(h->vk.device, &fi, NULL, &fence) == VK_SUCCESS) {
+        VKH_EXPECT(skin_vk_stream_commit(s, &f[1], VK_NULL_HANDLE, fence) == VK_SUCCESS);
+        VKH_EXPECT(skin_vk_stream_commit(s, &f[2], VK_NULL_HANDLE, VK_NULL_HANDLE) == VK_SUCCESS);
+        VKH_EXPECT(skin_vk_stream_acquire(s, 1000, &f[0]) == VK_TIMEOUT);
+        VKH_EXPECT(skin_vk_stream_acquire(s, 1000, &f[0]) == VK_TIMEOUT);
+        vkDestroyFence(h->vk.device, fence, NULL);
     }
     skin_vk_stream_destroy(s);
 
     /* Staging needs a command buffer to record the copy into. */
     ci = base_info(h, 4096, SKIN_VK_FORCE_STAGING);
     ci.get_instance_proc_addr = vkGetInstanceProcAddr; /* the loader-table path */
-    ci.instance = h->instance;
+    ci.instance = h->vk.instance;
     if (skin_vk_stream_create(&ci, &s) != VK_SUCCESS) {
-        EXPECT(!"create staging");
+        VKH_EXPECT(!"create staging");
         return;
     }
-    EXPECT(skin_vk_stream_mode(s) == SKIN_VK_MEMORY_STAGING);
-    EXPECT(skin_vk_stream_acquire(s, UINT64_MAX, &f[0]) == VK_SUCCESS);
-    EXPECT(skin_vk_stream_commit(s, &f[0], VK_NULL_HANDLE, VK_NULL_HANDLE) ==
+    VKH_EXPECT(skin_vk_stream_mode(s) == SKIN_VK_MEMORY_STAGING);
+    VKH_EXPECT(skin_vk_stream_acquire(s, UINT64_MAX, &f[0]) == VK_SUCCESS);
+    VKH_EXPECT(skin_vk_stream_commit(s, &f[0], VK_NULL_HANDLE, VK_NULL_HANDLE) ==
            VK_ERROR_VALIDATION_FAILED_EXT);
     skin_vk_stream_destroy(s);
 }
@@ -167,6 +160,6 @@ int main(void)
     out_of_memory(&h);
     ring_misuse(&h);
     int messages = vkh_finish(&h);
-    printf("test_vk_errors: %d failed check(s), %d validation message(s)\n", failures, messages);
-    return failures || messages ? 1 : 0;
+    printf("test_vk_errors: %d failed check(s), %d validation message(s)\n", vkh_failures, messages);
+    return vkh_failures || messages ? 1 : 0;
 }

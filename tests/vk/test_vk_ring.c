@@ -98,7 +98,7 @@ static int submit(vkh *h, VkCommandBuffer cmd, VkFence fence)
     VkSubmitInfo si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
                        .commandBufferCount = 1,
                        .pCommandBuffers = &cmd};
-    VKH_CHECK(vkQueueSubmit(h->queue, 1, &si, fence));
+    VKH_CHECK(vkQueueSubmit(h->vk.queue, 1, &si, fence));
     return 0;
 }
 
@@ -115,9 +115,9 @@ static int run_case(vkh *h, mesh_case *meshes, uint32_t flags, skin_vk_packing p
         return 1;
     size_t n0 = meshes[0].r.mesh.vertex_count, n1 = meshes[1].r.mesh.vertex_count;
     skin_vk_stream_create_info ci = {
-        .physical_device = h->phys,
-        .device = h->device,
-        .queue_family_index = h->family,
+        .physical_device = h->vk.phys,
+        .device = h->vk.device,
+        .queue_family_index = h->vk.family,
         .region_size = (n0 + n1) * layout.stride + 256,
         .region_count = IN_FLIGHT,
         .flags = flags,
@@ -145,9 +145,9 @@ static int run_case(vkh *h, mesh_case *meshes, uint32_t flags, skin_vk_packing p
                                        .commandPool = h->pool,
                                        .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
                                        .commandBufferCount = IN_FLIGHT};
-    VKH_CHECK(vkAllocateCommandBuffers(h->device, &cai, cmd));
+    VKH_CHECK(vkAllocateCommandBuffers(h->vk.device, &cai, cmd));
     VkFenceCreateInfo fi = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-    for (int f = 0; f < IN_FLIGHT; ++f) VKH_CHECK(vkCreateFence(h->device, &fi, NULL, &fence[f]));
+    for (int f = 0; f < IN_FLIGHT; ++f) VKH_CHECK(vkCreateFence(h->vk.device, &fi, NULL, &fence[f]));
 
     in_flight fl[IN_FLIGHT] = {{0}};
     double max_err = 0;
@@ -155,7 +155,7 @@ static int run_case(vkh *h, mesh_case *meshes, uint32_t flags, skin_vk_packing p
         int f = (int)(i % IN_FLIGHT);
         if (i >= FRAMES) { /* drain: wait for the last frames and check them */
             if (fl[f].pending)
-                VKH_CHECK(vkWaitForFences(h->device, 1, &fence[f], VK_TRUE, UINT64_MAX));
+                VKH_CHECK(vkWaitForFences(h->vk.device, 1, &fence[f], VK_TRUE, UINT64_MAX));
         } else {
             skin_vk_frame fr;
             VKH_CHECK(skin_vk_stream_acquire(ring, UINT64_MAX, &fr)); /* waits on fence[f] */
@@ -167,7 +167,7 @@ static int run_case(vkh *h, mesh_case *meshes, uint32_t flags, skin_vk_packing p
                                    (unsigned char *)rb.mapped + fl[f].slot_offset[m], &max_err);
                 fl[f].pending = 0;
             }
-            VKH_CHECK(vkResetFences(h->device, 1, &fence[f]));
+            VKH_CHECK(vkResetFences(h->vk.device, 1, &fence[f]));
             skin_vk_slot slot[2];
             for (int m = 0; m < 2; ++m) {
                 mesh_case *mc = &meshes[m];
@@ -199,16 +199,7 @@ static int run_case(vkh *h, mesh_case *meshes, uint32_t flags, skin_vk_packing p
             VkDeviceSize end = slot[1].offset + n1 * layout.stride;
             VkBufferCopy copy = {start, (VkDeviceSize)f * region, end - start};
             vkCmdCopyBuffer(cmd[f], fr.buffer, rb.buffer, 1, &copy);
-            VkBufferMemoryBarrier b = {.sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER,
-                                       .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
-                                       .dstAccessMask = VK_ACCESS_HOST_READ_BIT,
-                                       .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-                                       .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-                                       .buffer = rb.buffer,
-                                       .offset = copy.dstOffset,
-                                       .size = copy.size};
-            vkCmdPipelineBarrier(cmd[f], VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT,
-                                 0, 0, NULL, 1, &b, 0, NULL);
+            vkh_readback_barrier(cmd[f], &rb, copy.dstOffset, copy.size);
             VKH_CHECK(vkEndCommandBuffer(cmd[f]));
             if (submit(h, cmd[f], fence[f])) return 1;
             fl[f].pending = 1;
@@ -225,10 +216,10 @@ static int run_case(vkh *h, mesh_case *meshes, uint32_t flags, skin_vk_packing p
             fl[f].pending = 0;
         }
     }
-    vkDeviceWaitIdle(h->device);
+    vkDeviceWaitIdle(h->vk.device);
     printf("  %d frames checked, largest error %.3g%s\n", FRAMES, max_err, fail ? " FAIL" : "");
-    for (int f = 0; f < IN_FLIGHT; ++f) vkDestroyFence(h->device, fence[f], NULL);
-    vkFreeCommandBuffers(h->device, h->pool, IN_FLIGHT, cmd);
+    for (int f = 0; f < IN_FLIGHT; ++f) vkDestroyFence(h->vk.device, fence[f], NULL);
+    vkFreeCommandBuffers(h->vk.device, h->pool, IN_FLIGHT, cmd);
     vkh_buffer_destroy(h, &rb);
     skin_vk_stream_destroy(ring);
     return fail != 0;

@@ -4,22 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int g_messages;
-
-int vkh_messages(void) { return g_messages; }
-
-static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
-                                                 VkDebugUtilsMessageTypeFlagsEXT type,
-                                                 const VkDebugUtilsMessengerCallbackDataEXT *data,
-                                                 void *user)
-{
-    (void)type, (void)user;
-    if (severity >= VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT) {
-        ++g_messages;
-        fprintf(stderr, "VALIDATION: %s\n", data && data->pMessage ? data->pMessage : "?");
-    }
-    return VK_FALSE;
-}
+int vkh_failures;
 
 /* No device is a failure on CI, a skip elsewhere. */
 static int no_device(const char *test, const char *why)
@@ -38,7 +23,7 @@ static int no_device(const char *test, const char *why)
  * sees).  Expected messages are not counted against the test. */
 static int canary(vkh *h)
 {
-    int before = g_messages, ok = 0;
+    int before = h->vk.messages, ok = 0;
     VkBuffer buf[2] = {0};
     VkDeviceMemory mem = VK_NULL_HANDLE;
     VkCommandBuffer cmd = VK_NULL_HANDLE;
@@ -47,128 +32,59 @@ static int canary(vkh *h)
                              .usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
                                       VK_BUFFER_USAGE_TRANSFER_DST_BIT};
     VkMemoryRequirements req;
-    if (vkCreateBuffer(h->device, &bi, NULL, &buf[0]) ||
-        vkCreateBuffer(h->device, &bi, NULL, &buf[1]))
+    if (vkCreateBuffer(h->vk.device, &bi, NULL, &buf[0]) ||
+        vkCreateBuffer(h->vk.device, &bi, NULL, &buf[1]))
         goto done;
-    vkGetBufferMemoryRequirements(h->device, buf[0], &req);
+    vkGetBufferMemoryRequirements(h->vk.device, buf[0], &req);
     uint32_t type = 0;
     while (type < 32 && !(req.memoryTypeBits >> type & 1u)) ++type;
     VkDeviceSize stride = (req.size + req.alignment - 1) / req.alignment * req.alignment;
     VkMemoryAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
                                .allocationSize = 2 * stride,
                                .memoryTypeIndex = type};
-    if (vkAllocateMemory(h->device, &ai, NULL, &mem) ||
-        vkBindBufferMemory(h->device, buf[0], mem, 0) ||
-        vkBindBufferMemory(h->device, buf[1], mem, stride))
+    if (vkAllocateMemory(h->vk.device, &ai, NULL, &mem) ||
+        vkBindBufferMemory(h->vk.device, buf[0], mem, 0) ||
+        vkBindBufferMemory(h->vk.device, buf[1], mem, stride))
         goto done;
     VkCommandBufferAllocateInfo cai = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
                                        .commandPool = h->pool,
                                        .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
                                        .commandBufferCount = 1};
     VkCommandBufferBeginInfo begin = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-    if (vkAllocateCommandBuffers(h->device, &cai, &cmd) || vkBeginCommandBuffer(cmd, &begin))
+    if (vkAllocateCommandBuffers(h->vk.device, &cai, &cmd) || vkBeginCommandBuffer(cmd, &begin))
         goto done;
     VkBufferCopy c = {0, 0, 256};
     vkCmdCopyBuffer(cmd, buf[0], buf[1], 1, &c);
     vkCmdCopyBuffer(cmd, buf[0], buf[1], 1, &c);
     vkEndCommandBuffer(cmd);
-    ok = g_messages > before;
+    ok = h->vk.messages > before;
 done:
-    if (cmd) vkFreeCommandBuffers(h->device, h->pool, 1, &cmd);
+    if (cmd) vkFreeCommandBuffers(h->vk.device, h->pool, 1, &cmd);
     for (int i = 0; i < 2; ++i)
-        if (buf[i]) vkDestroyBuffer(h->device, buf[i], NULL);
-    if (mem) vkFreeMemory(h->device, mem, NULL);
+        if (buf[i]) vkDestroyBuffer(h->vk.device, buf[i], NULL);
+    if (mem) vkFreeMemory(h->vk.device, mem, NULL);
     if (ok) fprintf(stderr, "(the message above is the expected canary)\n");
-    g_messages = before;
+    h->vk.messages = before;
     return ok;
 }
 
 int vkh_init(vkh *h, const char *test)
 {
     memset(h, 0, sizeof *h);
-    VkValidationFeatureEnableEXT enables[] = {
-        VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT};
-    VkValidationFeaturesEXT features = {.sType = VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT,
-                                        .enabledValidationFeatureCount = 1,
-                                        .pEnabledValidationFeatures = enables};
-    VkDebugUtilsMessengerCreateInfoEXT mi = {
-        .sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT,
-        .pNext = &features,
-        .messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_VERBOSE_BIT_EXT |
-                           VK_DEBUG_UTILS_MESSAGE_SEVERITY_INFO_BIT_EXT |
-                           VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
-                           VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
-        .messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
-                       VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
-                       VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT,
-        .pfnUserCallback = on_message};
-    const char *layers[] = {"VK_LAYER_KHRONOS_validation"};
-    const char *exts[] = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME,
-                          VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME};
-    VkApplicationInfo app = {.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
-                             .pApplicationName = test,
-                             .apiVersion = VK_API_VERSION_1_1};
-    VkInstanceCreateInfo ii = {.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
-                               .pNext = &mi,
-                               .pApplicationInfo = &app,
-                               .enabledLayerCount = 1,
-                               .ppEnabledLayerNames = layers,
-                               .enabledExtensionCount = 2,
-                               .ppEnabledExtensionNames = exts};
-    VkResult r = vkCreateInstance(&ii, NULL, &h->instance);
-    if (r != VK_SUCCESS) {
-        char why[96];
-        snprintf(why, sizeof why, "vkCreateInstance with validation failed (VkResult %d)", (int)r);
-        h->instance = VK_NULL_HANDLE;
-        return no_device(test, why);
-    }
-    PFN_vkCreateDebugUtilsMessengerEXT create_messenger =
-        (PFN_vkCreateDebugUtilsMessengerEXT)vkGetInstanceProcAddr(
-            h->instance, "vkCreateDebugUtilsMessengerEXT");
-    mi.pNext = NULL;
-    if (!create_messenger ||
-        create_messenger(h->instance, &mi, NULL, &h->messenger) != VK_SUCCESS) {
-        vkh_finish(h);
-        fprintf(stderr, "%s: FAIL: no debug messenger\n", test);
+    vkb_options o = {.app_name = test,
+                     .validation = VKB_VALIDATION_SYNC,
+                     .queue_flags = VK_QUEUE_COMPUTE_BIT};
+    char why[128];
+    int st = vkb_create(&o, &h->vk, why, sizeof why);
+    if (st == VKB_NO_DEVICE) return no_device(test, why);
+    if (st != VKB_OK) {
+        fprintf(stderr, "%s: FAIL: %s\n", test, why);
         return 1;
     }
-    uint32_t n = 1;
-    r = vkEnumeratePhysicalDevices(h->instance, &n, &h->phys);
-    if ((r != VK_SUCCESS && r != VK_INCOMPLETE) || n == 0) {
-        vkh_finish(h);
-        return no_device(test, "no Vulkan physical device");
-    }
-    vkGetPhysicalDeviceProperties(h->phys, &h->props);
-    vkGetPhysicalDeviceMemoryProperties(h->phys, &h->memory);
-    VkQueueFamilyProperties qf[16];
-    n = 16;
-    vkGetPhysicalDeviceQueueFamilyProperties(h->phys, &n, qf);
-    h->family = UINT32_MAX;
-    for (uint32_t i = 0; i < n && h->family == UINT32_MAX; ++i)
-        if (qf[i].queueFlags & (VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT)) h->family = i;
-    if (h->family == UINT32_MAX) {
-        vkh_finish(h);
-        return no_device(test, "no graphics/compute queue");
-    }
-    float prio = 1.0f;
-    VkDeviceQueueCreateInfo qi = {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
-                                  .queueFamilyIndex = h->family,
-                                  .queueCount = 1,
-                                  .pQueuePriorities = &prio};
-    VkDeviceCreateInfo di = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
-                             .queueCreateInfoCount = 1,
-                             .pQueueCreateInfos = &qi};
-    if ((r = vkCreateDevice(h->phys, &di, NULL, &h->device)) != VK_SUCCESS) {
-        h->device = VK_NULL_HANDLE;
-        vkh_finish(h);
-        fprintf(stderr, "%s: FAIL: vkCreateDevice -> %d\n", test, (int)r);
-        return 1;
-    }
-    vkGetDeviceQueue(h->device, h->family, 0, &h->queue);
     VkCommandPoolCreateInfo pi = {.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
                                   .flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
-                                  .queueFamilyIndex = h->family};
-    if (vkCreateCommandPool(h->device, &pi, NULL, &h->pool) != VK_SUCCESS) {
+                                  .queueFamilyIndex = h->vk.family};
+    if (vkCreateCommandPool(h->vk.device, &pi, NULL, &h->pool) != VK_SUCCESS) {
         h->pool = VK_NULL_HANDLE;
         vkh_finish(h);
         return 1;
@@ -179,26 +95,18 @@ int vkh_init(vkh *h, const char *test)
         return 1;
     }
     printf("%s: device %s, validation + synchronization validation on\n", test,
-           h->props.deviceName);
+           h->vk.props.deviceName);
     return 0;
 }
 
 int vkh_finish(vkh *h)
 {
-    if (h->device) {
-        vkDeviceWaitIdle(h->device);
-        if (h->pool) vkDestroyCommandPool(h->device, h->pool, NULL);
-        vkDestroyDevice(h->device, NULL); /* the layer reports leaks here */
+    if (h->pool) {
+        vkDeviceWaitIdle(h->vk.device);
+        vkDestroyCommandPool(h->vk.device, h->pool, NULL);
     }
-    if (h->messenger) {
-        PFN_vkDestroyDebugUtilsMessengerEXT destroy =
-            (PFN_vkDestroyDebugUtilsMessengerEXT)vkGetInstanceProcAddr(
-                h->instance, "vkDestroyDebugUtilsMessengerEXT");
-        if (destroy) destroy(h->instance, h->messenger, NULL);
-    }
-    if (h->instance) vkDestroyInstance(h->instance, NULL);
-    memset(h, 0, sizeof *h);
-    return g_messages;
+    h->pool = VK_NULL_HANDLE;
+    return vkb_destroy(&h->vk);
 }
 
 VkResult vkh_readback_create(vkh *h, VkDeviceSize size, vkh_buffer *b)
@@ -208,24 +116,24 @@ VkResult vkh_readback_create(vkh *h, VkDeviceSize size, vkh_buffer *b)
                              .size = size,
                              .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                              .sharingMode = VK_SHARING_MODE_EXCLUSIVE};
-    VkResult r = vkCreateBuffer(h->device, &bi, NULL, &b->buffer);
+    VkResult r = vkCreateBuffer(h->vk.device, &bi, NULL, &b->buffer);
     if (r != VK_SUCCESS) return r;
     VkMemoryRequirements req;
-    vkGetBufferMemoryRequirements(h->device, b->buffer, &req);
+    vkGetBufferMemoryRequirements(h->vk.device, b->buffer, &req);
     uint32_t type = UINT32_MAX;
-    for (uint32_t i = 0; i < h->memory.memoryTypeCount && type == UINT32_MAX; ++i)
+    for (uint32_t i = 0; i < h->vk.memory.memoryTypeCount && type == UINT32_MAX; ++i)
         if ((req.memoryTypeBits >> i & 1u) &&
-            (h->memory.memoryTypes[i].propertyFlags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT))
+            (h->vk.memory.memoryTypes[i].propertyFlags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT))
             type = i;
     if (type == UINT32_MAX) return VK_ERROR_FEATURE_NOT_PRESENT;
     b->coherent =
-        (h->memory.memoryTypes[type].propertyFlags & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT) != 0;
+        (h->vk.memory.memoryTypes[type].propertyFlags & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT) != 0;
     VkMemoryAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
                                .allocationSize = req.size,
                                .memoryTypeIndex = type};
-    if ((r = vkAllocateMemory(h->device, &ai, NULL, &b->memory)) != VK_SUCCESS) return r;
-    if ((r = vkBindBufferMemory(h->device, b->buffer, b->memory, 0)) != VK_SUCCESS) return r;
-    return vkMapMemory(h->device, b->memory, 0, VK_WHOLE_SIZE, 0, &b->mapped);
+    if ((r = vkAllocateMemory(h->vk.device, &ai, NULL, &b->memory)) != VK_SUCCESS) return r;
+    if ((r = vkBindBufferMemory(h->vk.device, b->buffer, b->memory, 0)) != VK_SUCCESS) return r;
+    return vkMapMemory(h->vk.device, b->memory, 0, VK_WHOLE_SIZE, 0, &b->mapped);
 }
 
 void vkh_readback_invalidate(vkh *h, vkh_buffer *b)
@@ -234,12 +142,57 @@ void vkh_readback_invalidate(vkh *h, vkh_buffer *b)
     VkMappedMemoryRange range = {.sType = VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE,
                                  .memory = b->memory,
                                  .size = VK_WHOLE_SIZE};
-    vkInvalidateMappedMemoryRanges(h->device, 1, &range);
+    vkInvalidateMappedMemoryRanges(h->vk.device, 1, &range);
 }
 
 void vkh_buffer_destroy(vkh *h, vkh_buffer *b)
 {
-    if (b->buffer) vkDestroyBuffer(h->device, b->buffer, NULL);
-    if (b->memory) vkFreeMemory(h->device, b->memory, NULL);
+    if (b->buffer) vkDestroyBuffer(h->vk.device, b->buffer, NULL);
+    if (b->memory) vkFreeMemory(h->vk.device, b->memory, NULL);
     memset(b, 0, sizeof *b);
+}
+
+void vkh_readback_barrier(VkCommandBuffer cmd, const vkh_buffer *b, VkDeviceSize offset,
+                          VkDeviceSize size)
+{
+    VkBufferMemoryBarrier m = {.sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER,
+                               .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
+                               .dstAccessMask = VK_ACCESS_HOST_READ_BIT,
+                               .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+                               .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+                               .buffer = b->buffer,
+                               .offset = offset,
+                               .size = size};
+    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 0,
+                         NULL, 1, &m, 0, NULL);
+}
+
+VkResult vkh_once_begin(vkh *h, VkCommandBuffer *cmd, VkFence *fence)
+{
+    *cmd = VK_NULL_HANDLE;
+    *fence = VK_NULL_HANDLE;
+    VkCommandBufferAllocateInfo cai = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+                                       .commandPool = h->pool,
+                                       .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+                                       .commandBufferCount = 1};
+    VkResult r = vkAllocateCommandBuffers(h->vk.device, &cai, cmd);
+    if (r != VK_SUCCESS) return r;
+    VkFenceCreateInfo fi = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+    if ((r = vkCreateFence(h->vk.device, &fi, NULL, fence)) != VK_SUCCESS) return r;
+    VkCommandBufferBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+                                   .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT};
+    return vkBeginCommandBuffer(*cmd, &bi);
+}
+
+VkResult vkh_once_submit(vkh *h, VkCommandBuffer cmd, VkFence fence)
+{
+    VkResult r = vkEndCommandBuffer(cmd);
+    VkSubmitInfo si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
+                       .commandBufferCount = 1,
+                       .pCommandBuffers = &cmd};
+    if (r == VK_SUCCESS) r = vkQueueSubmit(h->vk.queue, 1, &si, fence);
+    if (r == VK_SUCCESS) r = vkWaitForFences(h->vk.device, 1, &fence, VK_TRUE, UINT64_MAX);
+    vkDestroyFence(h->vk.device, fence, NULL);
+    vkFreeCommandBuffers(h->vk.device, h->pool, 1, &cmd);
+    return r;
 }

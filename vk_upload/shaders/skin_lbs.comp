@@ -1,58 +1,38 @@
-// Linear blend skinning on the GPU: the same math and output layout as the
-// CPU path (skin_mesh with SKIN_LBS into an interleaved float vertex).
+// Linear blend skinning: M = sum w_i M_i (3x4 rows); p' = M (p, 1);
+// n' = N n with N the blended normal matrices when given, else M's 3x3;
+// t'.xyz = M's 3x3 t.xyz, t'.w = t.w.
 #version 450
-layout(local_size_x = 64) in;
-
-// Mesh, uploaded once: planar px py pz [nx ny nz] [tx ty tz tw] (floats),
-// then k planes of joint indices (uint), then k planes of weights (floats).
-layout(std430, set = 0, binding = 0) readonly buffer Mesh { uint src[]; };
-// Palette: 3 rows (vec4) per joint, row-major 3x4.
-layout(std430, set = 0, binding = 1) readonly buffer Palette { vec4 rows[]; };
-layout(std430, set = 0, binding = 2) writeonly buffer Out { float dst[]; };
-
-layout(push_constant) uniform Params {
-    uint n;            // vertices
-    uint k;            // influences
-    uint joint_count;
-    uint has_normal;   // mesh has normals (input planes present)
-    uint has_tangent;
-    uint stride;       // output floats per vertex
-    uint out_normal;   // output float offset of the normal, 0 = not written
-    uint out_tangent;  // output float offset of the tangent, 0 = not written
-} pc;
-
-float f(uint plane, uint v) { return uintBitsToFloat(src[plane * pc.n + v]); }
+#extension GL_GOOGLE_include_directive : require
+#include "skin_common.glsl"
 
 void main()
 {
-    uint v = gl_GlobalInvocationID.x;
-    if (v >= pc.n) return;
-    uint planes = 3u + 3u * pc.has_normal + 4u * pc.has_tangent;
+    uint o = gl_GlobalInvocationID.x;
+    if (o >= pc.count) return;
+    uint v = pc.first + o;
+    bool nm = (pc.flags & F_EXTRA) != 0u;
     vec4 r0 = vec4(0.0), r1 = vec4(0.0), r2 = vec4(0.0);
-    for (uint i = 0u; i < pc.k; ++i) {
-        uint j = min(src[(planes + i) * pc.n + v], pc.joint_count - 1u);
-        float w = f(planes + pc.k + i, v);
-        r0 += w * rows[3u * j];
-        r1 += w * rows[3u * j + 1u];
-        r2 += w * rows[3u * j + 2u];
+    vec3 n0 = vec3(0.0), n1 = vec3(0.0), n2 = vec3(0.0);
+    for (uint i = 0u; i < K; ++i) {
+        uint j = joint_at(i, v);
+        float w = weight_at(i, v);
+        uint b = 12u * j;
+        r0 += w * vec4(pal[b], pal[b + 1u], pal[b + 2u], pal[b + 3u]);
+        r1 += w * vec4(pal[b + 4u], pal[b + 5u], pal[b + 6u], pal[b + 7u]);
+        r2 += w * vec4(pal[b + 8u], pal[b + 9u], pal[b + 10u], pal[b + 11u]);
+        if (nm) { // normal matrices: 9 floats per joint after the matrices
+            uint c = 12u * pc.joint_count + 9u * j;
+            n0 += w * vec3(pal[c], pal[c + 1u], pal[c + 2u]);
+            n1 += w * vec3(pal[c + 3u], pal[c + 4u], pal[c + 5u]);
+            n2 += w * vec3(pal[c + 6u], pal[c + 7u], pal[c + 8u]);
+        }
     }
-    vec4 p = vec4(f(0u, v), f(1u, v), f(2u, v), 1.0);
-    uint o = v * pc.stride;
-    dst[o] = dot(r0, p);
-    dst[o + 1u] = dot(r1, p);
-    dst[o + 2u] = dot(r2, p);
-    if (pc.out_normal != 0u) {
-        vec3 nrm = vec3(f(3u, v), f(4u, v), f(5u, v));
-        dst[o + pc.out_normal] = dot(r0.xyz, nrm);
-        dst[o + pc.out_normal + 1u] = dot(r1.xyz, nrm);
-        dst[o + pc.out_normal + 2u] = dot(r2.xyz, nrm);
-    }
-    if (pc.out_tangent != 0u) {
-        uint t = 3u + 3u * pc.has_normal;
-        vec3 tan = vec3(f(t, v), f(t + 1u, v), f(t + 2u, v));
-        dst[o + pc.out_tangent] = dot(r0.xyz, tan);
-        dst[o + pc.out_tangent + 1u] = dot(r1.xyz, tan);
-        dst[o + pc.out_tangent + 2u] = dot(r2.xyz, tan);
-        dst[o + pc.out_tangent + 3u] = f(t + 3u, v);
-    }
+    vec3 p, nrm, tan;
+    float tw;
+    load(v, p, nrm, tan, tw);
+    vec3 p2 = vec3(dot(r0.xyz, p) + r0.w, dot(r1.xyz, p) + r1.w, dot(r2.xyz, p) + r2.w);
+    vec3 n2v = nm ? vec3(dot(n0, nrm), dot(n1, nrm), dot(n2, nrm))
+                  : vec3(dot(r0.xyz, nrm), dot(r1.xyz, nrm), dot(r2.xyz, nrm));
+    vec3 t2 = vec3(dot(r0.xyz, tan), dot(r1.xyz, tan), dot(r2.xyz, tan));
+    store(o, p2, n2v, t2, tw);
 }

@@ -1,0 +1,122 @@
+// Shared by skin_lbs.comp and skin_dqs.comp: the same inputs, palette and
+// output rules as the CPU kernels (src/reference.c is the oracle).
+layout(local_size_x = 64) in;
+
+// Per mesh (fixed at upload): influences, joint bytes, weight format.
+layout(constant_id = 0) const uint K = 4u;           // 1..8
+layout(constant_id = 1) const uint JOINT_BYTES = 2u; // 1 (u8) or 2 (u16)
+layout(constant_id = 2) const uint WEIGHT_FMT = 0u;  // 0 f32, 1 unorm16, 2 unorm8
+
+// The mesh as uploaded, never widened: float planes px py pz [nx ny nz]
+// [tx ty tz tw]; then K joint planes (u8 or u16, packed, each padded to 4
+// bytes); then K weight planes (f32, or unorm16/unorm8 packed and padded).
+layout(std430, set = 0, binding = 0) readonly buffer Mesh { uint src[]; };
+// Set 1 is this call's, from the stream ring's region: its palette and its
+// output slot.
+layout(std430, set = 1, binding = 0) readonly buffer Palette { float pal[]; };
+layout(std430, set = 1, binding = 1) writeonly buffer Out { uint dst[]; };
+
+const uint F_NORMAL = 1u, F_TANGENT = 2u, F_NORMALIZE = 4u, F_EXTRA = 8u;
+
+layout(push_constant) uniform Params {
+    uint n;             // mesh vertices (plane length)
+    uint first;         // mesh vertex of output element 0
+    uint count;         // vertices in this call
+    uint joint_count;
+    uint tangent_plane; // first tangent plane (3 or 6)
+    uint joint_base;    // word offset of the joint planes
+    uint weight_base;   // word offset of the weight planes
+    uint flags;         // F_*; F_EXTRA: normal matrices (LBS) / scales (DQS) follow the palette
+    uint vector_format; // 0 f32, 1 snorm16, 2 1010102 (normals and tangents)
+    uint pos_off, nrm_off, tan_off;          // word offset of element 0
+    uint pos_stride, nrm_stride, tan_stride; // words between elements
+    uint comp_step;     // words between float components: 1 interleaved, count for SoA
+} pc;
+
+float plane(uint p, uint v) { return uintBitsToFloat(src[p * pc.n + v]); }
+
+uint joint_at(uint i, uint v)
+{
+    uint j;
+    if (JOINT_BYTES == 1u) {
+        uint base = pc.joint_base + i * ((pc.n + 3u) / 4u);
+        j = (src[base + v / 4u] >> (8u * (v & 3u))) & 0xffu;
+    } else {
+        uint base = pc.joint_base + i * ((pc.n + 1u) / 2u);
+        j = (src[base + v / 2u] >> (16u * (v & 1u))) & 0xffffu;
+    }
+    return min(j, pc.joint_count - 1u); // clamped like the CPU, never out of bounds
+}
+
+float weight_at(uint i, uint v)
+{
+    if (WEIGHT_FMT == 0u) return uintBitsToFloat(src[pc.weight_base + i * pc.n + v]);
+    if (WEIGHT_FMT == 1u) {
+        uint base = pc.weight_base + i * ((pc.n + 1u) / 2u);
+        return float((src[base + v / 2u] >> (16u * (v & 1u))) & 0xffffu) * (1.0 / 65535.0);
+    }
+    uint base = pc.weight_base + i * ((pc.n + 3u) / 4u);
+    return float((src[base + v / 4u] >> (8u * (v & 3u))) & 0xffu) * (1.0 / 255.0);
+}
+
+// Vulkan's float -> snorm: clamp (NaN -> 1), scale, round to nearest even.
+int snorm(float f, float scale)
+{
+    f = f < 1.0 ? f : 1.0;
+    f = f > -1.0 ? f : -1.0;
+    return int(roundEven(f * scale));
+}
+
+void put_vector(uint at, uint step, vec4 x, bool tangent)
+{
+    if (pc.vector_format == 0u) {
+        dst[at] = floatBitsToUint(x.x);
+        dst[at + step] = floatBitsToUint(x.y);
+        dst[at + 2u * step] = floatBitsToUint(x.z);
+        if (tangent) dst[at + 3u * step] = floatBitsToUint(x.w);
+    } else if (pc.vector_format == 2u) {
+        dst[at] = (uint(snorm(x.x, 511.0)) & 0x3ffu) | (uint(snorm(x.y, 511.0)) & 0x3ffu) << 10 |
+                  (uint(snorm(x.z, 511.0)) & 0x3ffu) << 20 | uint(snorm(x.w, 1.0)) << 30;
+    } else {
+        dst[at] = (uint(snorm(x.x, 32767.0)) & 0xffffu) | uint(snorm(x.y, 32767.0)) << 16;
+        dst[at + 1u] = (uint(snorm(x.z, 32767.0)) & 0xffffu) | uint(snorm(x.w, 32767.0)) << 16;
+    }
+}
+
+vec3 normalized(vec3 a)
+{
+    float len = length(a);
+    return len > 0.0 ? a * (1.0 / len) : a;
+}
+
+// Writes output element o (NORMALIZE applied here, as on the CPU).
+void store(uint o, vec3 p, vec3 nrm, vec3 tan, float tw)
+{
+    if ((pc.flags & F_NORMALIZE) != 0u) {
+        nrm = normalized(nrm);
+        tan = normalized(tan);
+    }
+    uint at = pc.pos_off + o * pc.pos_stride;
+    dst[at] = floatBitsToUint(p.x);
+    dst[at + pc.comp_step] = floatBitsToUint(p.y);
+    dst[at + 2u * pc.comp_step] = floatBitsToUint(p.z);
+    if ((pc.flags & F_NORMAL) != 0u)
+        put_vector(pc.nrm_off + o * pc.nrm_stride, pc.comp_step, vec4(nrm, 0.0), false);
+    if ((pc.flags & F_TANGENT) != 0u)
+        put_vector(pc.tan_off + o * pc.tan_stride, pc.comp_step, vec4(tan, tw), true);
+}
+
+// The input vertex v; normals and tangents read only when written.
+void load(uint v, out vec3 p, out vec3 nrm, out vec3 tan, out float tw)
+{
+    p = vec3(plane(0u, v), plane(1u, v), plane(2u, v));
+    nrm = vec3(0.0);
+    tan = vec3(0.0);
+    tw = 0.0;
+    if ((pc.flags & F_NORMAL) != 0u) nrm = vec3(plane(3u, v), plane(4u, v), plane(5u, v));
+    if ((pc.flags & F_TANGENT) != 0u) {
+        uint t = pc.tangent_plane;
+        tan = vec3(plane(t, v), plane(t + 1u, v), plane(t + 2u, v));
+        tw = plane(t + 3u, v);
+    }
+}
