@@ -101,13 +101,19 @@ if(missing OR declared LESS 10)
 endif()
 message(STATUS "package: ${functions} exported functions, all skin_*; all ${declared} declared in skin.h exported")
 
+# Configures, builds and runs the CMake consumer project in source_dir,
+# whose executable is called exe, against the installed prefix.
+function(cmake_consumer label source_dir exe)
+  run("${label} configure" ${CMAKE_COMMAND} -S "${source_dir}"
+      -B "${WORK_DIR}/${exe}-cmake" ${gen_args} ${cc_args} "-DCMAKE_PREFIX_PATH=${prefix}")
+  run("${label} build" ${CMAKE_COMMAND} --build "${WORK_DIR}/${exe}-cmake")
+  file(GLOB_RECURSE exe_path "${WORK_DIR}/${exe}-cmake/${exe}")
+  run("${label} run" ${CMAKE_COMMAND} -E env "LD_LIBRARY_PATH=${libdir}" ${exe_path})
+  message(STATUS "${run_output}")
+endfunction()
+
 # Consumer 1: find_package(skin) + skin::skin.
-run("consumer configure (find_package)" ${CMAKE_COMMAND} -S "${CONSUMER_DIR}"
-    -B "${WORK_DIR}/consumer-cmake" ${gen_args} ${cc_args} "-DCMAKE_PREFIX_PATH=${prefix}")
-run("consumer build (find_package)" ${CMAKE_COMMAND} --build "${WORK_DIR}/consumer-cmake")
-file(GLOB_RECURSE consumer_exe "${WORK_DIR}/consumer-cmake/consumer")
-run("consumer run (find_package)" ${CMAKE_COMMAND} -E env "LD_LIBRARY_PATH=${libdir}" ${consumer_exe})
-message(STATUS "${run_output}")
+cmake_consumer("consumer (find_package)" "${CONSUMER_DIR}" consumer)
 
 # Consumer 2: pkg-config --cflags --libs skin.
 find_program(PKG_CONFIG pkg-config REQUIRED)
@@ -140,12 +146,7 @@ if(assets_libs AND ASSETS_CONSUMER_DIR)
   if(NOT EXISTS "${prefix}/include/skin/skin_assets.h")
     message(FATAL_ERROR "package: skin_assets.h is not installed")
   endif()
-  run("assets consumer configure" ${CMAKE_COMMAND} -S "${ASSETS_CONSUMER_DIR}"
-      -B "${WORK_DIR}/consumer-assets" ${gen_args} ${cc_args} "-DCMAKE_PREFIX_PATH=${prefix}")
-  run("assets consumer build" ${CMAKE_COMMAND} --build "${WORK_DIR}/consumer-assets")
-  file(GLOB_RECURSE assets_exe "${WORK_DIR}/consumer-assets/consumer_assets")
-  run("assets consumer run" ${CMAKE_COMMAND} -E env "LD_LIBRARY_PATH=${libdir}" ${assets_exe})
-  message(STATUS "${run_output}")
+  cmake_consumer("assets consumer (find_package COMPONENTS assets)" "${ASSETS_CONSUMER_DIR}" consumer_assets)
 else()
   message(STATUS "package: skin_assets not built (no assimp): component not checked")
 endif()
