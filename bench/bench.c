@@ -11,6 +11,7 @@
 #include <omp.h>
 #endif
 
+#include "baseline.h"
 #include "floor.h"
 #include "rig.h"
 #include "skin/skin.h"
@@ -19,11 +20,15 @@
 #endif
 
 enum { ATTR_P = 1, ATTR_PN = 2, ATTR_PNT = 3 };
-enum { METHOD_FLOOR = 0 }; /* besides SKIN_LBS, SKIN_DQS */
+enum { METHOD_FLOOR = 0, METHOD_BASELINE = 3 }; /* besides SKIN_LBS, SKIN_DQS */
+
+/* Output formats of normals and tangents (skin_output.vector_format). */
+enum { OUT_F32 = SKIN_VECTOR_F32, OUT_SNORM16 = SKIN_VECTOR_SNORM16, OUT_1010102 = SKIN_VECTOR_1010102 };
+static const char *const output_format_names[] = {"f32", "snorm16", "1010102"};
 
 typedef struct bcase {
-    int method;    /* METHOD_FLOOR, SKIN_LBS or SKIN_DQS */
-    skin_isa isa;  /* unused (0) for the floor */
+    int method;    /* METHOD_FLOOR, METHOD_BASELINE, SKIN_LBS or SKIN_DQS */
+    skin_isa isa;  /* unused (0) for the floor; the build's tier for the baseline */
     int k;         /* influences */
     int attrs;     /* ATTR_* */
     int soa;       /* output layout; the floor always writes contiguously */
@@ -31,7 +36,14 @@ typedef struct bcase {
     int streaming; /* SKIN_OUTPUT_STREAMING */
     size_t n;
     int threads;
+    int ofmt;      /* OUT_*: normal/tangent output format */
+    int rig;       /* RIG_* */
 } bcase;
+
+/* Rigs: random joints (B.joints of them), or the coherent rig of
+ * tests/support (smooth joints along the vertex order, mostly 1-2
+ * influences), both 64-vertex-aligned copies in a dataset. */
+enum { RIG_RANDOM = 0, RIG_COHERENT = 1 };
 
 typedef struct result {
     bcase c;
@@ -91,17 +103,40 @@ static double load_average(void)
     return l;
 }
 
+static const char *rig_name(int r)
+{
+    static char random[32];
+    snprintf(random, sizeof random, "random%u", (unsigned)B.joints);
+    return r == RIG_COHERENT ? "coherent" : random;
+}
+
 static const char *attr_name(int a) { return a == ATTR_P ? "p" : a == ATTR_PN ? "pn" : "pnt"; }
-static const char *method_name(int m) { return m == SKIN_LBS ? "lbs" : m == SKIN_DQS ? "dqs" : "floor"; }
+static const char *method_name(int m)
+{
+    return m == SKIN_LBS ? "lbs" : m == SKIN_DQS ? "dqs" : m == METHOD_BASELINE ? "baseline" : "floor";
+}
 static size_t float_streams(int attrs) { return attrs == ATTR_P ? 3 : attrs == ATTR_PN ? 6 : 10; }
 static size_t jsize(int packed) { return packed ? 1 : 2; }
 static size_t wsize(int packed) { return packed ? 2 : 4; }
 
+/* Bytes of one normal or tangent in an output format. */
+static size_t vector_bytes(int ofmt, int tangent)
+{
+    return ofmt == OUT_SNORM16 ? 8 : ofmt == OUT_1010102 ? 4 : tangent ? 16 : 12;
+}
+
+/* The interleaved output vertex: position, then normal, then tangent. */
+static size_t out_stride(const bcase *c)
+{
+    return 12 + (c->attrs >= ATTR_PN ? vector_bytes(c->ofmt, 0) : 0) +
+           (c->attrs >= ATTR_PNT ? vector_bytes(c->ofmt, 1) : 0);
+}
+
 static double case_bytes(const bcase *c)
 {
-    /* Input floats + joints + weights, and the same floats out. */
+    /* Input floats + joints + weights, and the output vertex. */
     size_t f = float_streams(c->attrs) * 4;
-    return (double)(2 * f + (size_t)c->k * (jsize(c->packed) + wsize(c->packed)));
+    return (double)(f + out_stride(c) + (size_t)c->k * (jsize(c->packed) + wsize(c->packed)));
 }
 
 static const char *floor_isa(void)
@@ -125,13 +160,14 @@ static const char *case_isa(const bcase *c)
 
 typedef struct dataset {
     size_t n;
-    int k, packed;
+    int k, packed, rig;
     unsigned long last_use;
     float *s[10];
     void *j[SKIN_MAX_INFLUENCES], *w[SKIN_MAX_INFLUENCES];
     float *matrices, *dual_quats;
     skin_mesh_desc mesh;
     skin_palette palette;
+    baseline_palette columns; /* the baseline's palette, converted once */
 } dataset;
 
 enum { DATASETS = 3 }; /* a small LRU cache: building 1M vertices takes a while */
@@ -143,6 +179,7 @@ static void dataset_free(dataset *d)
     for (int c = 0; c < 10; ++c) free(d->s[c]);
     for (int i = 0; i < SKIN_MAX_INFLUENCES; ++i) free(d->j[i]), free(d->w[i]);
     free(d->matrices), free(d->dual_quats);
+    baseline_palette_free(&d->columns);
     memset(d, 0, sizeof *d);
 }
 
@@ -171,13 +208,17 @@ static void dataset_from_rig(dataset *d, const rig *r, int packed)
     d->matrices = copy_aligned(r->matrices, 12 * sizeof(float) * jc);
     d->dual_quats = copy_aligned(r->dual_quats, 8 * sizeof(float) * jc);
     d->palette = (skin_palette){jc, d->matrices, NULL, d->dual_quats, NULL};
+    if (baseline_palette_init(&d->columns, d->matrices, jc)) {
+        fprintf(stderr, "skin-bench: out of memory\n");
+        exit(2);
+    }
 }
 
-static const dataset *dataset_get(size_t n, int k, int packed)
+static const dataset *dataset_get(size_t n, int k, int packed, int rig_kind)
 {
     dataset *d = &D[0];
     for (int i = 0; i < DATASETS; ++i) {
-        if (D[i].n == n && D[i].k == k && D[i].packed == packed) {
+        if (D[i].n == n && D[i].k == k && D[i].packed == packed && D[i].rig == rig_kind) {
             D[i].last_use = ++use_clock;
             return &D[i];
         }
@@ -187,11 +228,12 @@ static const dataset *dataset_get(size_t n, int k, int packed)
     rig r;
     rig_options o = {n, B.joints, (uint32_t)k, packed ? SKIN_JOINT_U8 : SKIN_JOINT_U16,
                      packed ? SKIN_WEIGHT_UNORM16 : SKIN_WEIGHT_F32, 0, 0x5eed0000u + (uint64_t)k};
-    if (rig_random(&r, &o)) {
+    if ((rig_kind == RIG_COHERENT ? rig_coherent : rig_random)(&r, &o)) {
         fprintf(stderr, "skin-bench: out of memory building a rig\n");
         exit(2);
     }
     dataset_from_rig(d, &r, packed);
+    d->rig = rig_kind;
     rig_free(&r);
     d->last_use = ++use_clock;
     return d;
@@ -227,6 +269,8 @@ typedef struct runner {
     skin_output out;
     floor_job floor;
     uint32_t (*floor_fn)(const floor_job *, size_t, size_t);
+    baseline_fn baseline;
+    const baseline_palette *columns;
 } runner;
 
 static void runner_init(runner *r, const bcase *c, const dataset *d)
@@ -236,6 +280,8 @@ static void runner_init(runner *r, const bcase *c, const dataset *d)
     r->mesh = d->mesh;
     r->mesh.influence_count = (uint32_t)c->k;
     r->palette = &d->palette;
+    r->columns = &d->columns;
+    if (c->method == METHOD_BASELINE) r->baseline = baseline_for(c->isa);
     if (c->attrs < ATTR_PN) r->mesh.nx = r->mesh.ny = r->mesh.nz = NULL;
     if (c->attrs < ATTR_PNT) r->mesh.tx = r->mesh.ty = r->mesh.tz = r->mesh.tw = NULL;
 
@@ -246,11 +292,14 @@ static void runner_init(runner *r, const bcase *c, const dataset *d)
         for (size_t s = 0; s < float_streams(c->attrs); ++s) o->soa[s] = O.soa[s];
     } else {
         /* A tight interleaved vertex of the used attributes: 12, 24 or 40 bytes. */
-        size_t stride = float_streams(c->attrs) * 4;
+        size_t stride = out_stride(c);
+        char *base = (char *)O.inter;
         o->layout = SKIN_LAYOUT_STRIDED;
+        o->vector_format = (skin_vector_format)c->ofmt;
         o->position = O.inter, o->position_stride = stride;
-        if (c->attrs >= ATTR_PN) o->normal = O.inter + 3, o->normal_stride = stride;
-        if (c->attrs >= ATTR_PNT) o->tangent = O.inter + 6, o->tangent_stride = stride;
+        if (c->attrs >= ATTR_PN) o->normal = (float *)(void *)(base + 12), o->normal_stride = stride;
+        if (c->attrs >= ATTR_PNT) o->tangent = (float *)(void *)(base + 12 + vector_bytes(c->ofmt, 0)),
+                                  o->tangent_stride = stride;
     }
 
     floor_job *f = &r->floor;
@@ -272,6 +321,25 @@ static void runner_init(runner *r, const bcase *c, const dataset *d)
 static int run_once(const runner *r)
 {
     const bcase *c = r->c;
+    if (c->method == METHOD_BASELINE) {
+        /* Same interleaved vertex as the skin case (attributes present). */
+        size_t stride = float_streams(c->attrs) * 4;
+#ifdef _OPENMP
+        if (c->threads > 1) {
+#pragma omp parallel num_threads(c->threads)
+            {
+                size_t t = (size_t)omp_get_thread_num(), nt = (size_t)omp_get_num_threads();
+                size_t per = (c->n + nt - 1) / nt;
+                size_t first = t * per < c->n ? t * per : c->n;
+                size_t count = c->n - first < per ? c->n - first : per;
+                r->baseline(&r->mesh, r->columns, O.inter, stride, first, count);
+            }
+            return 1;
+        }
+#endif
+        r->baseline(&r->mesh, r->columns, O.inter, stride, 0, c->n);
+        return 1;
+    }
     if (c->method != METHOD_FLOOR) {
         skin_status s = c->threads > 1
             ? skin_mesh_parallel(&r->mesh, r->palette, (skin_method)c->method, &r->out, c->threads)
@@ -335,7 +403,7 @@ static int same_case(const bcase *a, const bcase *b)
 {
     return a->method == b->method && a->isa == b->isa && a->k == b->k && a->attrs == b->attrs &&
            a->soa == b->soa && a->packed == b->packed && a->streaming == b->streaming &&
-           a->n == b->n && a->threads == b->threads;
+           a->n == b->n && a->threads == b->threads && a->ofmt == b->ofmt && a->rig == b->rig;
 }
 
 static const result *find(const bcase *c)
@@ -348,15 +416,16 @@ static const result *find(const bcase *c)
 static bcase floor_of(const bcase *c)
 {
     bcase f = *c;
-    f.method = METHOD_FLOOR, f.isa = SKIN_ISA_AUTO, f.soa = 0;
+    /* The floor moves f32 vectors: packed-output cases share the f32 floor. */
+    f.method = METHOD_FLOOR, f.isa = SKIN_ISA_AUTO, f.soa = 0, f.ofmt = OUT_F32;
     return f;
 }
 
 static void print_header(void)
 {
-    printf("%-6s %-7s %2s %-4s %-6s %-6s %-7s %-9s %8s %3s %9s %9s %5s %6s %7s %8s\n", "method", "isa",
-           "k", "attr", "output", "joints", "weights", "stores", "vertices", "thr", "median", "min",
-           "B/v", "GB/s", "/floor", "scalar/");
+    printf("%-8s %-8s %-7s %2s %-4s %-6s %-6s %-7s %-9s %8s %3s %9s %9s %5s %6s %7s %8s\n", "method", "rig",
+           "isa", "k", "attr", "output", "joints", "weights", "stores", "vertices", "thr", "median", "min",
+           "B/v", "GB/s", "/floor", "base/");
 }
 
 static void print_row(const result *r)
@@ -364,15 +433,17 @@ static void print_row(const result *r)
     const bcase *c = &r->c;
     char fl[16] = "", sc[16] = "";
     if (c->method != METHOD_FLOOR) {
+        /* /floor: this over the floor; base/: the same-ISA baseline over this. */
         bcase f = floor_of(c), s = *c;
         const result *fr = find(&f), *sr;
         if (fr && fr->ok) snprintf(fl, sizeof fl, "%.2f", r->med / fr->med);
-        s.isa = SKIN_ISA_SCALAR;
-        if (c->isa != SKIN_ISA_SCALAR && (sr = find(&s)) && sr->ok)
+        s.method = METHOD_BASELINE, s.soa = 0, s.streaming = 0, s.ofmt = OUT_F32;
+        if (c->method != METHOD_BASELINE && (sr = find(&s)) && sr->ok)
             snprintf(sc, sizeof sc, "%.2f", sr->med / r->med);
     }
-    printf("%-6s %-7s %2d %-4s %-6s %-6s %-7s %-9s %8zu %3d %9.3f %9.3f %5.0f %6.2f %7s %8s\n",
-           method_name(c->method), case_isa(c), c->k, attr_name(c->attrs), c->soa ? "soa" : "inter",
+    printf("%-8s %-8s %-7s %2d %-4s %-6s %-6s %-7s %-9s %8zu %3d %9.3f %9.3f %5.0f %6.2f %7s %8s\n",
+           method_name(c->method), rig_name(c->rig), case_isa(c), c->k, attr_name(c->attrs),
+           c->soa ? "soa" : c->ofmt == OUT_SNORM16 ? "i-sn16" : c->ofmt == OUT_1010102 ? "i-1010" : "inter",
            c->packed ? "u8" : "u16", c->packed ? "unorm16" : "f32", c->streaming ? "streaming" : "normal",
            c->n, c->threads, r->med, r->min, r->bytes, r->bytes / r->med, fl, sc);
     fflush(stdout);
@@ -387,13 +458,17 @@ static const result *get(bcase c)
     if (c.method != METHOD_FLOOR) get(floor_of(&c));
     result r = {.c = c, .bytes = case_bytes(&c)};
     if (c.threads == 1 || B.threads_ok) {
-        if (c.method != METHOD_FLOOR && skin_set_isa(c.isa) != SKIN_OK) {
+        if (c.method == METHOD_BASELINE && !baseline_for(c.isa)) {
+            fprintf(stderr, "skin-bench: no baseline build for %s\n", skin_isa_name(c.isa));
+            exit(2);
+        }
+        if (c.method != METHOD_FLOOR && c.method != METHOD_BASELINE && skin_set_isa(c.isa) != SKIN_OK) {
             fprintf(stderr, "skin-bench: ISA %s not supported\n", skin_isa_name(c.isa));
             exit(2);
         }
         outputs_reserve(c.n);
         runner run;
-        runner_init(&run, &c, dataset_get(c.n, c.k, c.packed));
+        runner_init(&run, &c, dataset_get(c.n, c.k, c.packed, c.rig));
         r.ok = measure(&run, &r.med, &r.min);
         if (!r.ok) exit(2);
     }
@@ -409,10 +484,38 @@ static const result *get(bcase c)
 
 static bcase kcase(int method, skin_isa isa, int k, int attrs, size_t n, int threads)
 {
-    return (bcase){method, isa, k, attrs, 0, 0, 0, n, threads};
+    return (bcase){method, isa, k, attrs, 0, 0, 0, n, threads, OUT_F32, RIG_RANDOM};
 }
 
 /* ---------------------------------------------------------------- sweep */
+
+static int nproc(void)
+{
+#ifdef _OPENMP
+    return omp_get_num_procs();
+#else
+    return 1;
+#endif
+}
+
+/* The baseline of a skin case: same rig, inputs and attributes, same ISA
+ * build, interleaved f32 output. */
+static bcase baseline_of(const bcase *c)
+{
+    bcase b = *c;
+    b.method = METHOD_BASELINE, b.soa = 0, b.streaming = 0, b.ofmt = OUT_F32;
+    return b;
+}
+
+static int has_baseline(skin_isa isa) { return baseline_for(isa) != NULL; }
+
+/* Thread counts 1..nproc at 10k and 100k vertices (LBS-4 p+n+t, best ISA). */
+static void thread_sweep(void)
+{
+    static const size_t sizes[] = {10000, 100000};
+    for (int si = 0; si < 2; ++si)
+        for (int t = 1; t <= nproc(); ++t) get(kcase(SKIN_LBS, B.best, 4, ATTR_PNT, sizes[si], t));
+}
 
 static void full_sweep(void)
 {
@@ -422,10 +525,21 @@ static void full_sweep(void)
         for (int ki = 0; ki < 4; ++ki)
             for (int a = ATTR_P; a <= ATTR_PNT; ++a)
                 for (int t = 1; t <= 2; ++t)
-                    for (int m = SKIN_LBS; m <= SKIN_DQS; ++m)
-                        for (int i = 0; i < B.isa_count; ++i) {
-                            bcase c = kcase(m, B.isas[i], ks[ki], a, sizes[si], t);
+                    for (int i = 0; i < B.isa_count; ++i) {
+                        bcase c = kcase(SKIN_LBS, B.isas[i], ks[ki], a, sizes[si], t);
+                        if (has_baseline(c.isa)) {
+                            get(baseline_of(&c));
+                            if (a == ATTR_PNT && ks[ki] >= 4 && t == 1) c.packed = 1, get(baseline_of(&c));
+                        }
+                        for (int m = SKIN_LBS; m <= SKIN_DQS; ++m) {
+                            c = kcase(m, B.isas[i], ks[ki], a, sizes[si], t);
                             get(c);
+                            if (a == ATTR_PNT && ks[ki] == 4 && t == 1) {
+                                bcase h = c;
+                                h.rig = RIG_COHERENT;
+                                if (has_baseline(h.isa)) get(baseline_of(&h));
+                                get(h);
+                            }
                             if (a != ATTR_PNT || ks[ki] < 4) continue;
                             /* Variants of the p+n+t case: packed inputs (4 and
                              * 8 influences), SoA output, streaming stores. */
@@ -434,70 +548,173 @@ static void full_sweep(void)
                             if (ks[ki] != 4) continue;
                             v = c, v.streaming = 1, get(v);
                             if (t == 1) v = c, v.soa = 1, get(v);
+                            if (t == 1 && m == SKIN_LBS && si < 2)
+                                for (int f = OUT_SNORM16; f <= OUT_1010102; ++f) v = c, v.ofmt = f, get(v);
                         }
+                    }
+    thread_sweep();
 }
 
 /* ----------------------------------------------------------------- bars */
 
 static int bars_missed;
 
-static void bar(const char *what, double ratio, double limit, int at_most)
+static void bar(const char *isa, const char *what, double ratio, double limit, int at_most)
 {
     if (isnan(ratio)) {
-        printf("  n/a   %-62s (not measured)\n", what);
+        printf("  n/a   %-7s %-58s (not measured)\n", isa, what);
         ++bars_missed;
         return;
     }
     int pass = at_most ? ratio <= limit : ratio >= limit;
     bars_missed += !pass;
-    printf("  %-5s %-62s %7.4f %s %.2f\n", pass ? "PASS" : "MISS", what, ratio, at_most ? "<=" : ">=",
-           limit);
+    printf("  %-5s %-7s %-58s %7.3f %s %.2f\n", pass ? "PASS" : "MISS", isa, what, ratio,
+           at_most ? "<=" : ">=", limit);
 }
 
 static double med_of(bcase c) { const result *r = get(c); return r->ok ? r->med : NAN; }
 static double min_of(bcase c) { const result *r = get(c); return r->ok ? r->min : NAN; }
 
+/* The bars, all ratios measured in this run (issue 7 / DESIGN.md section
+ * 6).  Each per-ISA bar is one row of this table: add rows here (e.g. real
+ * rigs) and the quick run measures their cases. */
+typedef enum { PER_ISA, AVX2_ONLY, BEST_ISA } bar_scope;
+typedef struct bar_def {
+    bar_scope scope;
+    const char *what;
+    double (*ratio)(skin_isa isa);
+    double limit;
+    int at_most;
+} bar_def;
+
+static const size_t K10 = 10000, K100 = 100000;
+static bcase lbs(skin_isa isa, size_t n) { return kcase(SKIN_LBS, isa, 4, ATTR_PNT, n, 1); }
+static bcase dqs(skin_isa isa, size_t n) { return kcase(SKIN_DQS, isa, 4, ATTR_PNT, n, 1); }
+static double r_base10(skin_isa i) { bcase c = lbs(i, K10); return min_of(baseline_of(&c)) / min_of(c); }
+static double r_base100(skin_isa i) { bcase c = lbs(i, K100); return med_of(baseline_of(&c)) / med_of(c); }
+static double r_floor100(skin_isa i) { bcase c = lbs(i, K100); return med_of(c) / med_of(floor_of(&c)); }
+static double r_dqs10(skin_isa i) { return min_of(dqs(i, K10)) / min_of(lbs(i, K10)); }
+static double r_dqs100(skin_isa i) { return med_of(dqs(i, K100)) / med_of(lbs(i, K100)); }
+static double r_thr2(skin_isa i)
+{
+    bcase c2 = lbs(i, K100);
+    c2.threads = 2;
+    return med_of(lbs(i, K100)) / med_of(c2);
+}
+static double r_thrn(skin_isa i)
+{
+    /* nproc threads over 2 threads at 10k: <= 1 means not slower. */
+    bcase c2 = lbs(i, K10), cn = c2;
+    c2.threads = 2, cn.threads = nproc() > 2 ? nproc() : 2;
+    return med_of(cn) / med_of(c2);
+}
+
+/* The coherent rig (like a real mesh) against the baseline at its maximum
+ * influence count: reported, not a bar (the bar is on real assets). */
+static double r_coherent100(skin_isa i)
+{
+    bcase c = lbs(i, K100);
+    c.rig = RIG_COHERENT;
+    return med_of(baseline_of(&c)) / med_of(c);
+}
+
+/* Packed normal/tangent output over f32 output, same case otherwise. */
+static double r_fmt(skin_isa i, size_t n, int ofmt, int by_min)
+{
+    bcase c = lbs(i, n), f = c;
+    c.ofmt = ofmt;
+    return by_min ? min_of(c) / min_of(f) : med_of(c) / med_of(f);
+}
+static double r_1010102_10(skin_isa i) { return r_fmt(i, K10, OUT_1010102, 1); }
+static double r_1010102_100(skin_isa i) { return r_fmt(i, K100, OUT_1010102, 0); }
+static double r_snorm16_10(skin_isa i) { return r_fmt(i, K10, OUT_SNORM16, 1); }
+static double r_snorm16_100(skin_isa i) { return r_fmt(i, K100, OUT_SNORM16, 0); }
+
+static const bar_def BARS[] = {
+    {PER_ISA, "LBS-4 pnt random64 10k 1t: baseline / skin (min)", r_base10, 2.0, 0},
+    {PER_ISA, "LBS-4 pnt random64 100k 1t: baseline / skin (median)", r_base100, 2.0, 0},
+    {PER_ISA, "DQS / LBS 10k 1t (min)", r_dqs10, 1.15, 1},
+    {PER_ISA, "DQS / LBS 100k 1t (median)", r_dqs100, 1.15, 1},
+    {PER_ISA, "1010102 / f32 output, LBS-4 pnt 10k 1t (min)", r_1010102_10, 1.15, 1},
+    {PER_ISA, "1010102 / f32 output, LBS-4 pnt 100k 1t (median)", r_1010102_100, 1.15, 1},
+    {PER_ISA, "snorm16 / f32 output, LBS-4 pnt 10k 1t (min)", r_snorm16_10, 1.15, 1},
+    {PER_ISA, "snorm16 / f32 output, LBS-4 pnt 100k 1t (median)", r_snorm16_100, 1.15, 1},
+    {AVX2_ONLY, "LBS-4 pnt 100k 1t / memory floor (median)", r_floor100, 2.0, 1},
+    {BEST_ISA, "LBS-4 pnt 100k: 2 threads speed-up over 1 (median)", r_thr2, 1.8, 0},
+    {BEST_ISA, "LBS-4 pnt 10k: nproc threads / 2 threads (median)", r_thrn, 1.0, 1},
+};
+
+/* lscpu's model name and the SIMD flags that matter, from /proc/cpuinfo. */
+static void print_machine(void)
+{
+    char line[4096], model[256] = "unknown", flags[256] = "";
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    while (f && fgets(line, sizeof line, f)) {
+        char *v = strchr(line, ':');
+        if (!v) continue;
+        v += 2;
+        v[strcspn(v, "\n")] = 0;
+        if (!strncmp(line, "model name", 10) && !strcmp(model, "unknown")) snprintf(model, sizeof model, "%s", v);
+        if ((!strncmp(line, "flags", 5) || !strncmp(line, "Features", 8)) && !flags[0]) {
+            static const char *const want[] = {"sse4_1", "avx", "avx2", "fma", "avx512f", "avx512vl",
+                                               "avx512bw", "avx512dq", "asimd", "sve"};
+            for (size_t w = 0; w < sizeof want / sizeof *want; ++w) {
+                char pat[32];
+                snprintf(pat, sizeof pat, " %s ", want[w]);
+                char padded[4096 + 2];
+                snprintf(padded, sizeof padded, " %s ", v);
+                if (strstr(padded, pat)) strcat(strcat(flags, " "), want[w]);
+            }
+        }
+    }
+    if (f) fclose(f);
+    printf("machine: %s; %d CPUs; flags:%s\n", model, nproc(), flags[0] ? flags : " (none found)");
+}
+
 static void bars(void)
 {
-    const skin_isa b = B.best, s = SKIN_ISA_SCALAR;
-    const size_t K10 = 10000, K100 = 100000, M1 = 1000000;
-    bcase lbs10 = kcase(SKIN_LBS, b, 4, ATTR_PNT, K10, 1), lbs100 = lbs10;
-    lbs100.n = K100;
-    bcase sc10 = lbs10, dqs10 = lbs10, dqs100 = lbs100;
-    sc10.isa = s, dqs10.method = SKIN_DQS, dqs100.method = SKIN_DQS;
-    bcase l8 = lbs10, d8 = dqs10, p10 = lbs10, p100 = lbs100, pd10 = dqs10;
-    l8.k = 8, d8.k = 8, p10.packed = 1, p100.packed = 1, pd10.packed = 1;
-    bcase st2 = kcase(SKIN_LBS, b, 4, ATTR_PNT, M1, 2), no2 = st2, st1 = st2, no1;
-    st2.streaming = 1, st1.streaming = 1, st1.threads = 1;
-    no1 = st1, no1.streaming = 0;
-
-    /* Measure scalar first so the table's scalar/ column fills in. */
-    double sc = min_of(sc10);
-    double l10 = min_of(lbs10), l100 = med_of(lbs100);
-    double f100 = med_of(floor_of(&lbs100)), fs2 = med_of(floor_of(&st2));
-    double d10 = min_of(dqs10), d100 = med_of(dqs100);
-    double l8m = min_of(l8), d8m = min_of(d8), p10m = min_of(p10), pd10m = min_of(pd10);
-    double p100m = med_of(p100), s2 = med_of(st2), n2 = med_of(no2), s1 = med_of(st1), n1 = med_of(no1);
-
-    printf("\nbars (best ISA %s; compute-bound by min, memory-bound by median; LBS 4 influences p+n+t\n"
-           "interleaved 40-byte vertex, u16/f32 inputs unless said; ratio then limit)\n",
-           skin_isa_name(b));
+    /* Baselines first so the table's base/ column fills in. */
+    for (int i = 0; i < B.isa_count; ++i)
+        if (has_baseline(B.isas[i])) {
+            bcase c = lbs(B.isas[i], K10);
+            get(baseline_of(&c));
+            c.n = K100;
+            get(baseline_of(&c));
+            c.rig = RIG_COHERENT;
+            get(baseline_of(&c));
+        }
+    printf("\nbars: ratios measured in this run (LBS/DQS 4 influences, p+n+t into the interleaved\n"
+           "40-byte vertex, u16 joints + f32 weights, 64-joint random rig unless said; compute-bound\n"
+           "cases by min, memory-bound by median; ratio then limit)\n");
+    print_machine();
     bars_missed = 0;
-    bar("LBS 10k 1t: min ns/vertex / 3.5", l10 / 3.5, 1.0, 1);
-    bar("LBS 10k 1t: speed-up over scalar reference (min)", sc / l10, 4.0, 0);
-    bar("LBS 100k 1t: / memory floor (median)", l100 / f100, 1.25, 1);
-    bar("DQS / LBS 10k 1t (min)", d10 / l10, 1.2, 1);
-    bar("DQS / LBS 100k 1t (median)", d100 / l100, 1.2, 1);
-    bar("LBS 8 / 4 influences 10k 1t (min)", l8m / l10, 1.8, 1);
-    bar("DQS 8 / 4 influences 10k 1t (min)", d8m / d10, 1.8, 1);
-    bar("LBS packed (u8, unorm16) / f32 10k 1t (min)", p10m / l10, 1.0, 1);
-    bar("DQS packed (u8, unorm16) / f32 10k 1t (min)", pd10m / d10, 1.0, 1);
-    bar("LBS packed (u8, unorm16) / f32 100k 1t (median)", p100m / l100, 1.0, 1);
-    bar("LBS 1M 2t streaming / streaming memory floor 2t (median)", s2 / fs2, 1.25, 1);
-    bar("LBS 1M 2t streaming / normal stores (median)", s2 / n2, 1.0, 1);
-    bar("LBS 1M 1t streaming / normal stores (median)", s1 / n1, 1.0, 1);
-    bar("LBS 1M streaming: 2-thread speed-up (median)", s1 / s2, 1.7, 0);
+    for (size_t b = 0; b < sizeof BARS / sizeof *BARS; ++b) {
+        const bar_def *d = &BARS[b];
+        for (int i = 0; i < B.isa_count; ++i) {
+            skin_isa isa = B.isas[i];
+            if (isa == SKIN_ISA_SCALAR) continue;
+            if (d->scope == AVX2_ONLY && isa != SKIN_ISA_AVX2) continue;
+            if (d->scope == BEST_ISA && isa != B.best) continue;
+            if (d->scope == PER_ISA && !has_baseline(isa)) continue;
+            bar(skin_isa_name(isa), d->what, d->ratio(isa), d->limit, d->at_most);
+        }
+    }
     printf("bars: %d missed\n", bars_missed);
+
+    for (int i = 0; i < B.isa_count; ++i)
+        if (has_baseline(B.isas[i])) r_coherent100(B.isas[i]);
+    /* The per-ISA table: ns/vertex and speed-up over the same-width baseline. */
+    printf("\nper-ISA table, LBS-4 p+n+t random64 1 thread (ns/vertex: 10k min, 100k median)\n");
+    printf("  %-7s %9s %9s %9s %9s %8s %8s %8s %9s\n", "isa", "base 10k", "skin 10k", "base 100k",
+           "skin 100k", "x 10k", "x 100k", "DQS/LBS", "coh x100k");
+    for (int i = 0; i < B.isa_count; ++i) {
+        skin_isa isa = B.isas[i];
+        if (!has_baseline(isa)) continue;
+        bcase c10 = lbs(isa, K10), c100 = lbs(isa, K100);
+        printf("  %-7s %9.3f %9.3f %9.3f %9.3f %8.2f %8.2f %8.2f %9.2f\n", skin_isa_name(isa),
+               min_of(baseline_of(&c10)), min_of(c10), med_of(baseline_of(&c100)), med_of(c100),
+               r_base10(isa), r_base100(isa), r_dqs100(isa), r_coherent100(isa));
+    }
 }
 
 /* The twisted candy-wrapper rig: LBS collapses, DQS keeps volume; the cost
@@ -547,11 +764,12 @@ static int write_json(const char *path)
                 "%s\n  {\"method\": \"%s\", \"isa\": \"%s\", \"influences\": %d, \"attributes\": \"%s\", "
                 "\"output\": \"%s\", \"joint_format\": \"%s\", \"weight_format\": \"%s\", "
                 "\"stores\": \"%s\", \"vertices\": %zu, \"threads\": %d, \"ns_per_vertex_median\": %.4f, "
-                "\"ns_per_vertex_min\": %.4f, \"bytes_per_vertex\": %.0f, \"gbps\": %.3f}",
+                "\"ns_per_vertex_min\": %.4f, \"bytes_per_vertex\": %.0f, \"gbps\": %.3f, "
+                "\"rig\": \"%s\", \"output_format\": \"%s\"}",
                 first ? "" : ",", method_name(c->method), case_isa(c), c->k, attr_name(c->attrs),
                 c->soa ? "soa" : "interleaved", c->packed ? "u8" : "u16", c->packed ? "unorm16" : "f32",
                 c->streaming ? "streaming" : "normal", c->n, c->threads, r->med, r->min, r->bytes,
-                r->bytes / r->med);
+                r->bytes / r->med, rig_name(c->rig), output_format_names[c->ofmt]);
         first = 0;
     }
     fprintf(f, "\n]\n");
@@ -636,11 +854,12 @@ int main(int argc, char **argv)
     if (load > 0.5)
         printf("note: load average %.2f before the run: other work competes for the cores, so "
                "timings (2-thread ones above all) are pessimistic\n", load);
-    printf("times in ns/vertex; /floor and scalar/ are ratios of medians\n\n");
+    printf("times in ns/vertex; /floor and base/ (same-ISA baseline over this) are ratios of medians\n\n");
     print_header();
 
     double t0 = now_ns();
     if (!B.quick) full_sweep();
+    else if (B.threads_ok) thread_sweep();
     bars();
     candy();
 

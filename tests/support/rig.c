@@ -155,6 +155,40 @@ int rig_random(rig *r, const rig_options *o)
     return 0;
 }
 
+int rig_coherent(rig *r, const rig_options *o)
+{
+    if (rig_alloc(r, o)) return -1;
+    uint64_t s = o->seed;
+    const size_t n = o->vertex_count;
+    const uint32_t jc = o->joint_count, k = o->influence_count;
+    size_t run_left = 0;
+    uint32_t used = 1;
+    for (size_t v = 0; v < n; ++v) {
+        for (int c = 0; c < 3; ++c) r->streams[c][v] = rig_uniform(&s, -1, 1);
+        unit3(&s, &r->streams[3][v], &r->streams[4][v], &r->streams[5][v]);
+        unit3(&s, &r->streams[6][v], &r->streams[7][v], &r->streams[8][v]);
+        r->streams[9][v] = (rig_next(&s) & 1) ? 1.0f : -1.0f;
+        if (!run_left) {
+            /* A new run: its length and influence count (50/30/10/10 %). */
+            run_left = 4 + rig_next(&s) % 29;
+            uint32_t pct = (uint32_t)(rig_next(&s) % 100);
+            used = pct < 50 ? 1 : pct < 80 ? 2 : pct < 90 ? 3 : 4;
+            if (used > k) used = k;
+        }
+        --run_left;
+        const uint32_t base = (uint32_t)((double)v * jc / (double)(n ? n : 1));
+        double w[8];
+        for (uint32_t i = 0; i < k; ++i) {
+            uint32_t j = base + i < jc ? base + i : jc - 1;
+            set_joint(r, i, v, i < used ? j : base);
+            w[i] = i < used ? rig_uniform(&s, 0.05f, 1.0f) / (double)(i + 1) : 0.0;
+        }
+        set_weights(r, v, w);
+    }
+    rig_random_pose(r, rig_next(&s));
+    return 0;
+}
+
 #define CANDY_LENGTH 4.0f
 #define CANDY_RADIUS 0.5f
 

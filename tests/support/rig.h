@@ -38,6 +38,16 @@ int rig_random(rig *r, const rig_options *o);
 int rig_candy_wrapper(rig *r, const rig_options *o);
 void rig_candy_pose(rig *r, float angle);
 
+/* A rig like a real mesh, for benchmarks: joints vary smoothly along the
+ * vertex order (slot 0 walks from joint 0 to joint_count - 1 over the mesh,
+ * the other slots are its next joints, so neighbouring vertices share
+ * joints), and runs of 4..32 vertices share an influence count: about 50%
+ * of vertices use 1 influence, 30% 2, 10% 3 and 10% 4 (capped at
+ * influence_count), with zero weights (and slot 0's joint) in the trailing
+ * slots.  Random positions, normals and tangents and a random rigid palette
+ * as rig_random.  Returns 0, or -1 if out of memory. */
+int rig_coherent(rig *r, const rig_options *o);
+
 /* New random rigid palette (rotation, translation in [-2,2]^3) from seed;
  * matrices and dual quaternions describe the same transforms. */
 void rig_random_pose(rig *r, uint64_t seed);

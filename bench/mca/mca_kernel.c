@@ -1,0 +1,42 @@
+/* llvm-mca harness for scripts/kernel-cost.sh (never part of a build): one
+ * block of the kernel for a fixed case, with every run-time choice (formats,
+ * attributes, layout, flags) a constant so the region between the markers
+ * is the straight-line hot path.  Built with -DSKIN_W=4|8|16 and the ISA's
+ * flags.  The only branch left is DQS's rare near-zero fallback, which
+ * llvm-mca counts as taken: a slight overestimate for DQS. */
+#define SKIN_KERNEL_NAME skin_kernel_mca
+#include "../../simd/kernel.c"
+
+#define MCA_CASE(name, method_, k_)                                                            \
+    void mca_##name(const skin_mesh_desc *in_mesh, const skin_palette *pal, float *out);        \
+    void mca_##name(const skin_mesh_desc *in_mesh, const skin_palette *pal, float *out)         \
+    {                                                                                           \
+        skin_mesh_desc mesh = *in_mesh;                                                         \
+        mesh.influence_count = k_;                                                              \
+        mesh.joint_format = SKIN_JOINT_U16;                                                     \
+        mesh.weight_format = SKIN_WEIGHT_F32;                                                   \
+        skin_job job;                                                                           \
+        memset(&job, 0, sizeof job);                                                            \
+        job.mesh = &mesh, job.palette = pal, job.method = method_;                              \
+        job.normals = job.tangents = 1, job.joint_max = 63;                                     \
+        for (int e = 0; e < SKIN_COMPONENTS; ++e) job.dst[e] = (char *)(out + e), job.dst_stride[e] = 40; \
+        kctx c;                                                                                 \
+        memset(&c, 0, sizeof c);                                                                \
+        c.job = &job, c.jmax = v_set1_i32(63), c.kind = FETCH_ROWS;                             \
+        c.mat = (source){.base = pal->matrices, .stride = 12};                                  \
+        c.dq = (source){.base = pal->dual_quats, .stride = 8};                                  \
+        inputs in = {{mesh.px, mesh.py, mesh.pz, mesh.nx, mesh.ny, mesh.nz, mesh.tx, mesh.ty, mesh.tz, mesh.tw}, \
+                     {0}, {0}};                                                                 \
+        for (int i = 0; i < k_; ++i) in.joints[i] = mesh.joints[i], in.weights[i] = mesh.weights[i]; \
+        writer wr;                                                                              \
+        memset(&wr, 0, sizeof wr);                                                              \
+        wr.packed = packed_components(&job);                                                    \
+        __asm__ volatile("# LLVM-MCA-BEGIN " #name ::: "memory");                              \
+        vf o[SKIN_COMPONENTS];                                                                  \
+        skin_block(&c, &in, 0, o, method_, k_, FETCH_ROWS);                                     \
+        store_block(&job, &wr, o, 0);                                                           \
+        __asm__ volatile("# LLVM-MCA-END " #name ::: "memory");                                \
+    }
+
+MCA_CASE(lbs4, SKIN_LBS, 4)
+MCA_CASE(dqs4, SKIN_DQS, 4)
