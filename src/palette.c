@@ -238,20 +238,64 @@ skin_status skin_normalize_weights(size_t vertex_count, uint32_t influence_count
 
 static int valid_joint_format(skin_joint_format f) { return f == SKIN_JOINT_U8 || f == SKIN_JOINT_U16; }
 
-skin_status skin_deinterleave_influences(size_t vertex_count, uint32_t set_count,
-                                         skin_joint_format in_joint_format,
-                                         const void *const *joint_sets,
-                                         const float *const *weight_sets,
-                                         skin_joint_format out_joint_format,
-                                         skin_weight_format out_weight_format,
-                                         void *const *joints_out, void *const *weights_out)
+/* Rounds one vertex's normalised weights w[0..k) to unorm (one = 65535 or
+ * 255) and stores them at vertex v of the planar slots out[0..k): each weight
+ * is rounded, then the remainder goes to the largest (lowest slot on ties),
+ * so the integer sum is exactly `one` (what skin_validate demands). */
+static void store_unorm_weights(const double *w, uint32_t k, skin_weight_format format, void *const *out,
+                                size_t v)
+{
+    const double one = format == SKIN_WEIGHT_UNORM16 ? 65535.0 : 255.0;
+    long q[SKIN_MAX_INFLUENCES], total = 0;
+    uint32_t largest = 0;
+    for (uint32_t i = 0; i < k; ++i) {
+        total += q[i] = lround(w[i] * one);
+        if (w[i] > w[largest]) largest = i;
+    }
+    q[largest] += (long)one - total;
+    for (uint32_t i = 0; i < k; ++i) {
+        if (format == SKIN_WEIGHT_UNORM16)
+            ((uint16_t *)out[i])[v] = (uint16_t)q[i];
+        else
+            ((uint8_t *)out[i])[v] = (uint8_t)q[i];
+    }
+}
+
+/* Normalises w[0..k) in place (non-finite and negative weights are zero; a
+ * zero sum puts everything on slot 0). */
+static void normalize_row(double *w, uint32_t k)
+{
+    double sum = 0.0;
+    for (uint32_t i = 0; i < k; ++i) sum += w[i];
+    for (uint32_t i = 0; i < k; ++i) w[i] = sum > 0.0 && isfinite(sum) ? w[i] / sum : (i == 0 ? 1.0 : 0.0);
+}
+
+static int valid_weight_format(skin_weight_format f)
+{
+    return f == SKIN_WEIGHT_F32 || f == SKIN_WEIGHT_UNORM16 || f == SKIN_WEIGHT_UNORM8;
+}
+
+static double read_weight(skin_weight_format f, const void *p, size_t at)
+{
+    switch (f) {
+    case SKIN_WEIGHT_UNORM16: return ((const uint16_t *)p)[at] / 65535.0;
+    case SKIN_WEIGHT_UNORM8: return ((const uint8_t *)p)[at] / 255.0;
+    default: return clean_weight(((const float *)p)[at]);
+    }
+}
+
+skin_status skin_deinterleave_influences_typed(size_t vertex_count, uint32_t set_count,
+                                               skin_joint_format in_joint_format, const void *const *joint_sets,
+                                               skin_weight_format in_weight_format, const void *const *weight_sets,
+                                               skin_joint_format out_joint_format,
+                                               skin_weight_format out_weight_format, void *const *joints_out,
+                                               void *const *weights_out)
 {
     if (!joint_sets || !weight_sets || !joints_out || !weights_out) return SKIN_ERROR_NULL_ARGUMENT;
     if (set_count < 1 || set_count > 2) return SKIN_ERROR_INVALID_INFLUENCES;
     if (!valid_joint_format(in_joint_format) || !valid_joint_format(out_joint_format))
         return SKIN_ERROR_INVALID_FORMAT;
-    if (out_weight_format != SKIN_WEIGHT_F32 && out_weight_format != SKIN_WEIGHT_UNORM16 &&
-        out_weight_format != SKIN_WEIGHT_UNORM8)
+    if (!valid_weight_format(in_weight_format) || !valid_weight_format(out_weight_format))
         return SKIN_ERROR_INVALID_FORMAT;
     if (vertex_count > SIZE_MAX / (4 * sizeof(float))) return SKIN_ERROR_INVALID_COUNT;
     const uint32_t k = 4 * set_count;
@@ -267,38 +311,21 @@ skin_status skin_deinterleave_influences(size_t vertex_count, uint32_t set_count
             for (size_t i = 0; i < 4 * vertex_count; ++i)
                 if (((const uint16_t *)joint_sets[s])[i] > 255) return SKIN_ERROR_INVALID_FORMAT;
 
-    const double one = out_weight_format == SKIN_WEIGHT_UNORM16 ? 65535.0
-                       : out_weight_format == SKIN_WEIGHT_UNORM8 ? 255.0 : 1.0;
     for (size_t v = 0; v < vertex_count; ++v) {
         uint32_t joint[8];
-        double w[8], sum = 0.0;
+        double w[8];
         for (uint32_t i = 0; i < k; ++i) {
             size_t at = 4 * v + (i & 3);
             const void *js = joint_sets[i >> 2];
             joint[i] = in_joint_format == SKIN_JOINT_U8 ? ((const uint8_t *)js)[at]
                                                         : ((const uint16_t *)js)[at];
-            w[i] = clean_weight(weight_sets[i >> 2][at]);
-            sum += w[i];
+            w[i] = read_weight(in_weight_format, weight_sets[i >> 2], at);
         }
-        uint32_t largest = 0;
-        for (uint32_t i = 0; i < k; ++i) {
-            w[i] = sum > 0.0 && isfinite(sum) ? w[i] / sum : (i == 0 ? 1.0 : 0.0);
-            if (w[i] > w[largest]) largest = i;
-        }
+        normalize_row(w, k);
         if (out_weight_format == SKIN_WEIGHT_F32) {
             for (uint32_t i = 0; i < k; ++i) ((float *)weights_out[i])[v] = (float)w[i];
         } else {
-            /* Round each weight, then give the remainder to the largest so the
-             * integer sum is exactly `one` (what skin_validate demands). */
-            long q[8], total = 0;
-            for (uint32_t i = 0; i < k; ++i) total += q[i] = lround(w[i] * one);
-            q[largest] += (long)one - total;
-            for (uint32_t i = 0; i < k; ++i) {
-                if (out_weight_format == SKIN_WEIGHT_UNORM16)
-                    ((uint16_t *)weights_out[i])[v] = (uint16_t)q[i];
-                else
-                    ((uint8_t *)weights_out[i])[v] = (uint8_t)q[i];
-            }
+            store_unorm_weights(w, k, out_weight_format, weights_out, v);
         }
         for (uint32_t i = 0; i < k; ++i) {
             if (out_joint_format == SKIN_JOINT_U8)
@@ -306,6 +333,127 @@ skin_status skin_deinterleave_influences(size_t vertex_count, uint32_t set_count
             else
                 ((uint16_t *)joints_out[i])[v] = (uint16_t)joint[i];
         }
+    }
+    return SKIN_OK;
+}
+
+skin_status skin_deinterleave_influences(size_t vertex_count, uint32_t set_count,
+                                         skin_joint_format in_joint_format,
+                                         const void *const *joint_sets,
+                                         const float *const *weight_sets,
+                                         skin_joint_format out_joint_format,
+                                         skin_weight_format out_weight_format,
+                                         void *const *joints_out, void *const *weights_out)
+{
+    return skin_deinterleave_influences_typed(vertex_count, set_count, in_joint_format, joint_sets,
+                                              SKIN_WEIGHT_F32, (const void *const *)weight_sets,
+                                              out_joint_format, out_weight_format, joints_out, weights_out);
+}
+
+/* ------------------------------------------- glTF and engine helpers */
+
+skin_status skin_quantize_weights(size_t vertex_count, uint32_t influence_count, const float *const *weights,
+                                  skin_weight_format format, void *const *out)
+{
+    if (!weights || !out) return SKIN_ERROR_NULL_ARGUMENT;
+    if (influence_count < 1 || influence_count > SKIN_MAX_INFLUENCES) return SKIN_ERROR_INVALID_INFLUENCES;
+    if (format != SKIN_WEIGHT_UNORM16 && format != SKIN_WEIGHT_UNORM8) return SKIN_ERROR_INVALID_FORMAT;
+    for (uint32_t i = 0; i < influence_count; ++i)
+        if (!weights[i] || !out[i]) return SKIN_ERROR_NULL_ARGUMENT;
+    for (size_t v = 0; v < vertex_count; ++v) {
+        double w[SKIN_MAX_INFLUENCES];
+        for (uint32_t i = 0; i < influence_count; ++i) w[i] = clean_weight(weights[i][v]);
+        normalize_row(w, influence_count);
+        store_unorm_weights(w, influence_count, format, out, v);
+    }
+    return SKIN_OK;
+}
+
+skin_status skin_matrices_from_4x4(uint32_t count, const float *column_major, float *out)
+{
+    if (!column_major || !out) return SKIN_ERROR_NULL_ARGUMENT;
+    for (uint32_t j = 0; j < count; ++j) {
+        const float *c = column_major + 16 * (size_t)j;
+        float m[12];
+        for (int r = 0; r < 3; ++r)
+            for (int k = 0; k < 4; ++k) m[4 * r + k] = c[4 * k + r]; /* element (r, k) */
+        memcpy(out + 12 * (size_t)j, m, sizeof m);
+    }
+    return SKIN_OK;
+}
+
+void skin_matrix_multiply(const float a[12], const float b[12], float out[12])
+{
+    float m[12];
+    for (int i = 0; i < 3; ++i)
+        for (int k = 0; k < 4; ++k)
+            m[4 * i + k] = a[4 * i] * b[k] + a[4 * i + 1] * b[4 + k] + a[4 * i + 2] * b[8 + k] +
+                           (k == 3 ? a[4 * i + 3] : 0.0f);
+    memcpy(out, m, sizeof m);
+}
+
+/* Cofactors c of the 3x3 part of m (double) and its determinant. */
+static double cofactors(const float *m, double c[3][3])
+{
+    for (int i = 0; i < 3; ++i)
+        for (int k = 0; k < 3; ++k)
+            c[i][k] = (double)m[4 * ((i + 1) % 3) + (k + 1) % 3] * m[4 * ((i + 2) % 3) + (k + 2) % 3] -
+                      (double)m[4 * ((i + 1) % 3) + (k + 2) % 3] * m[4 * ((i + 2) % 3) + (k + 1) % 3];
+    return m[0] * c[0][0] + m[1] * c[0][1] + m[2] * c[0][2];
+}
+
+skin_status skin_matrix_invert(const float m[12], float out[12])
+{
+    if (!m || !out) return SKIN_ERROR_NULL_ARGUMENT;
+    double c[3][3];
+    const double det = cofactors(m, c);
+    if (!(fabs(det) > 0.0) || !isfinite(det)) return SKIN_ERROR_NON_FINITE;
+    float r[12];
+    for (int i = 0; i < 3; ++i) { /* inverse = transpose(cofactors) / det */
+        for (int k = 0; k < 3; ++k) r[4 * i + k] = (float)(c[k][i] / det);
+        r[4 * i + 3] = (float)(-(c[0][i] * m[3] + c[1][i] * m[7] + c[2][i] * m[11]) / det);
+    }
+    memcpy(out, r, sizeof r);
+    return SKIN_OK;
+}
+
+skin_status skin_normal_matrices(uint32_t count, const float *palette, float *out)
+{
+    if (!palette || !out) return SKIN_ERROR_NULL_ARGUMENT;
+    for (uint32_t j = 0; j < count; ++j) {
+        double c[3][3];
+        const double det = cofactors(palette + 12 * (size_t)j, c);
+        /* inverse-transpose = cofactors / det; a singular matrix keeps its
+         * cofactors (the normal directions, unnormalised) */
+        const double inv = fabs(det) > 0.0 && isfinite(det) ? 1.0 / det : 1.0;
+        for (int i = 0; i < 3; ++i)
+            for (int k = 0; k < 3; ++k) out[9 * (size_t)j + 3 * i + k] = (float)(c[i][k] * inv);
+    }
+    return SKIN_OK;
+}
+
+skin_status skin_add_identity_remainder(size_t vertex_count, uint32_t influence_count, skin_joint_format joint_format,
+                                        void *const *joints, float *const *weights, uint32_t identity_joint)
+{
+    if (!joints || !weights) return SKIN_ERROR_NULL_ARGUMENT;
+    if (influence_count < 2 || influence_count > SKIN_MAX_INFLUENCES) return SKIN_ERROR_INVALID_INFLUENCES;
+    if (!valid_joint_format(joint_format) || (joint_format == SKIN_JOINT_U8 && identity_joint > 255) ||
+        identity_joint > 65535)
+        return SKIN_ERROR_INVALID_FORMAT;
+    for (uint32_t i = 0; i < influence_count; ++i)
+        if (!joints[i] || !weights[i]) return SKIN_ERROR_NULL_ARGUMENT;
+    const uint32_t last = influence_count - 1;
+    for (size_t v = 0; v < vertex_count; ++v) {
+        double sum = 0.0;
+        for (uint32_t i = 0; i < last; ++i) sum += clean_weight(weights[i][v]);
+        /* over one: normalise the given weights, nothing is left over */
+        const double scale = sum > 1.0 && isfinite(sum) ? 1.0 / sum : 1.0;
+        for (uint32_t i = 0; i < last; ++i) weights[i][v] = (float)(clean_weight(weights[i][v]) * scale);
+        weights[last][v] = sum < 1.0 ? (float)(1.0 - sum) : 0.0f;
+        if (joint_format == SKIN_JOINT_U8)
+            ((uint8_t *)joints[last])[v] = (uint8_t)identity_joint;
+        else
+            ((uint16_t *)joints[last])[v] = (uint16_t)identity_joint;
     }
     return SKIN_OK;
 }

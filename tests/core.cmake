@@ -22,6 +22,8 @@ skin_core_test(test_threads LABELS threads LIBS Threads::Threads) # pthreads on 
 skin_core_test(test_isa_race LABELS threads LIBS Threads::Threads) # skin_set_isa vs the first skin_get_isa
 skin_core_test(test_bad_input)    # every invalid argument: own status, output untouched
 skin_core_test(test_validate)     # skin_validate: status, vertex and slot of each problem
+skin_core_test(test_helpers)      # glTF/engine helpers: 4x4, multiply/invert, normal matrices, quantiser, remainder rule
+skin_core_test(test_candy)        # candy wrapper at 180 degrees: DQS keeps the mid radius, LBS collapses
 skin_core_test(test_defects)      # issue 10 regressions: wide strides, helper NULL/non-finite input
 
 # The public header compiles as C++.
@@ -52,6 +54,7 @@ if(NOT CMAKE_CROSSCOMPILING)
       -DSOURCE_DIR=${PROJECT_SOURCE_DIR}
       -DWORK_DIR=${CMAKE_CURRENT_BINARY_DIR}/package-work
       -DCONSUMER_DIR=${CMAKE_CURRENT_SOURCE_DIR}/package/consumer
+      -DASSETS_CONSUMER_DIR=${CMAKE_CURRENT_SOURCE_DIR}/package/consumer_assets
       -DC_COMPILER=${CMAKE_C_COMPILER}
       -DGENERATOR=${CMAKE_GENERATOR}
       -P ${CMAKE_CURRENT_SOURCE_DIR}/package/package_test.cmake)

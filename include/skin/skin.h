@@ -443,6 +443,85 @@ SKIN_API int skin_isa_supported(skin_isa isa);
  */
 SKIN_API skin_status skin_set_isa(skin_isa isa);
 
+/* ------------------------------------------- glTF and engine helpers
+ * Load-time conversions for data as glTF files and engines hold it.  All are
+ * pure functions of their arguments: thread-safe, no allocation. */
+
+/**
+ * Like skin_deinterleave_influences, with the weight format of the input:
+ * in_weight_format SKIN_WEIGHT_F32, UNORM16 or UNORM8 (glTF WEIGHTS_n may be
+ * float, unsigned short or unsigned byte normalised); weight_sets then point
+ * to float, uint16_t or uint8_t data, 4 per vertex.  Errors as
+ * skin_deinterleave_influences (an unknown in_weight_format:
+ * SKIN_ERROR_INVALID_FORMAT).
+ */
+SKIN_API skin_status skin_deinterleave_influences_typed(size_t vertex_count, uint32_t set_count,
+                                                        skin_joint_format in_joint_format,
+                                                        const void *const *joint_sets,
+                                                        skin_weight_format in_weight_format,
+                                                        const void *const *weight_sets,
+                                                        skin_joint_format out_joint_format,
+                                                        skin_weight_format out_weight_format,
+                                                        void *const *joints_out,
+                                                        void *const *weights_out);
+
+/**
+ * Quantises planar float weights (influence_count slots of vertex_count) to
+ * planar unorm16 or unorm8 slots out[i] (uint16_t / uint8_t arrays).  Each
+ * vertex is normalised first (negative and non-finite weights count as 0; a
+ * zero sum puts everything on slot 0), then rounded so that the integer sum
+ * is exactly 65535 (255): the rounding remainder goes to the largest weight
+ * (the lowest slot on ties), the same rule as skin_deinterleave_influences.
+ * Errors: NULL_ARGUMENT (weights, out or a slot NULL), INVALID_INFLUENCES
+ * (influence_count not 1..8), INVALID_FORMAT (format not UNORM16/UNORM8).
+ */
+SKIN_API skin_status skin_quantize_weights(size_t vertex_count, uint32_t influence_count,
+                                           const float *const *weights, skin_weight_format format,
+                                           void *const *out);
+
+/**
+ * count 4x4 column-major matrices (16 floats each: glTF inverseBindMatrices,
+ * most math libraries) to 3x4 row-major palette matrices (12 floats each).
+ * The bottom row is dropped (it must be 0 0 0 1 for an affine matrix).  out
+ * must not overlap column_major.  Errors: NULL_ARGUMENT.
+ */
+SKIN_API skin_status skin_matrices_from_4x4(uint32_t count, const float *column_major, float *out);
+
+/** out = a x b for affine 3x4 row-major matrices; out may alias a or b. */
+SKIN_API void skin_matrix_multiply(const float a[12], const float b[12], float out[12]);
+
+/**
+ * Inverse of an affine 3x4 row-major matrix (computed in double precision);
+ * out may alias m.  Errors: NULL_ARGUMENT; SKIN_ERROR_NON_FINITE when the
+ * matrix is singular (determinant 0 or not finite), nothing written.
+ */
+SKIN_API skin_status skin_matrix_invert(const float m[12], float out[12]);
+
+/**
+ * Normal matrices of count palette matrices (12 floats each): the
+ * inverse-transpose of each 3x3 part, written as 9 floats row-major.  What
+ * normals need under non-uniform scale.  A singular matrix gives its cofactor
+ * matrix (normal directions kept, lengths not).  Errors: NULL_ARGUMENT.
+ */
+SKIN_API skin_status skin_normal_matrices(uint32_t count, const float *palette, float *out);
+
+/**
+ * The "remainder to identity" weight rule, as a load-time helper: the weight
+ * a vertex leaves unused (1 - sum) applies the identity, so vertices with
+ * small or no weights stay in place instead of collapsing towards the
+ * origin.  Give one spare slot: slots 0..influence_count-2 hold the vertex's
+ * weights (as loaded, not normalised), and the last slot receives joint
+ * identity_joint with weight max(0, 1 - sum); sums above one are normalised.
+ * The caller's palette must hold the identity matrix (dual quaternion
+ * 0 0 0 1 0 0 0 0) at identity_joint, e.g. one entry appended after the
+ * joints.  joints/weights: influence_count planar slots of vertex_count.
+ * Errors: NULL_ARGUMENT, INVALID_INFLUENCES (influence_count not 2..8),
+ * INVALID_FORMAT (unknown joint_format or identity_joint does not fit it).
+ */
+SKIN_API skin_status skin_add_identity_remainder(size_t vertex_count, uint32_t influence_count,
+                                                 skin_joint_format joint_format, void *const *joints,
+                                                 float *const *weights, uint32_t identity_joint);
+
 #ifdef __cplusplus
 }
 #endif

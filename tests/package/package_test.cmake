@@ -1,5 +1,6 @@
 # Package test, run with cmake -P:
 #   -DSOURCE_DIR=<skin source> -DWORK_DIR=<scratch dir> -DCONSUMER_DIR=<consumer source>
+#   [-DASSETS_CONSUMER_DIR=<skin::assets consumer source>]
 #   [-DC_COMPILER=<cc>] [-DGENERATOR=<cmake generator>]
 # Configures skin as a shared library (no tests, bench, examples or Vulkan),
 # installs it with --prefix into a scratch prefix other than the configured one, checks that every exported function of
@@ -100,13 +101,19 @@ if(missing OR declared LESS 10)
 endif()
 message(STATUS "package: ${functions} exported functions, all skin_*; all ${declared} declared in skin.h exported")
 
+# Configures, builds and runs the CMake consumer project in source_dir,
+# whose executable is called exe, against the installed prefix.
+function(cmake_consumer label source_dir exe)
+  run("${label} configure" ${CMAKE_COMMAND} -S "${source_dir}"
+      -B "${WORK_DIR}/${exe}-cmake" ${gen_args} ${cc_args} "-DCMAKE_PREFIX_PATH=${prefix}")
+  run("${label} build" ${CMAKE_COMMAND} --build "${WORK_DIR}/${exe}-cmake")
+  file(GLOB_RECURSE exe_path "${WORK_DIR}/${exe}-cmake/${exe}")
+  run("${label} run" ${CMAKE_COMMAND} -E env "LD_LIBRARY_PATH=${libdir}" ${exe_path})
+  message(STATUS "${run_output}")
+endfunction()
+
 # Consumer 1: find_package(skin) + skin::skin.
-run("consumer configure (find_package)" ${CMAKE_COMMAND} -S "${CONSUMER_DIR}"
-    -B "${WORK_DIR}/consumer-cmake" ${gen_args} ${cc_args} "-DCMAKE_PREFIX_PATH=${prefix}")
-run("consumer build (find_package)" ${CMAKE_COMMAND} --build "${WORK_DIR}/consumer-cmake")
-file(GLOB_RECURSE consumer_exe "${WORK_DIR}/consumer-cmake/consumer")
-run("consumer run (find_package)" ${CMAKE_COMMAND} -E env "LD_LIBRARY_PATH=${libdir}" ${consumer_exe})
-message(STATUS "${run_output}")
+cmake_consumer("consumer (find_package)" "${CONSUMER_DIR}" consumer)
 
 # Consumer 2: pkg-config --cflags --libs skin.
 find_program(PKG_CONFIG pkg-config REQUIRED)
@@ -122,6 +129,27 @@ run("consumer build (pkg-config)" ${C_COMPILER} "${CONSUMER_DIR}/consumer.c" ${f
 run("consumer run (pkg-config)" ${CMAKE_COMMAND} -E env "LD_LIBRARY_PATH=${libdir}"
     "${WORK_DIR}/consumer-pc")
 message(STATUS "${run_output}")
+
+# The core library never depends on assimp.
+find_program(READELF readelf)
+if(READELF)
+  run("readelf -d libskin.so" ${READELF} -d "${libs}")
+  if(run_output MATCHES "assimp")
+    message(FATAL_ERROR "package: libskin.so depends on assimp:\n${run_output}")
+  endif()
+endif()
+
+# Consumer 3: find_package(skin COMPONENTS assets) + skin::assets, when the
+# loader was built (assimp found).
+file(GLOB_RECURSE assets_libs "${prefix}/*/libskin_assets.so")
+if(assets_libs AND ASSETS_CONSUMER_DIR)
+  if(NOT EXISTS "${prefix}/include/skin/skin_assets.h")
+    message(FATAL_ERROR "package: skin_assets.h is not installed")
+  endif()
+  cmake_consumer("assets consumer (find_package COMPONENTS assets)" "${ASSETS_CONSUMER_DIR}" consumer_assets)
+else()
+  message(STATUS "package: skin_assets not built (no assimp): component not checked")
+endif()
 
 file(REMOVE_RECURSE "${WORK_DIR}")
 message(STATUS "package: all checks passed")

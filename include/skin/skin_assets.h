@@ -1,0 +1,154 @@
+/* skin_assets: load skinned, animated models with assimp into skin's streams.
+ *
+ * An optional library (CMake target skin::assets, component "assets"), built
+ * only when assimp is found; the core skin library never depends on it.
+ *
+ * What a loaded asset holds:
+ *  - nodes: the file's node hierarchy in parent-first order (parents[i] < i,
+ *    -1 for the root), with each node's rest local TRS;
+ *  - meshes: every skinned mesh as SoA streams (px..tw) and planar influence
+ *    slots (u16 joints into the mesh's own bone list, f32 weights), at most
+ *    SKIN_MAX_INFLUENCES a vertex sorted by weight, normalised, plus triangle
+ *    indices; each bone has its node and its inverse bind matrix;
+ *  - animations: sampled at any time into the local TRS of every node, in
+ *    the layout skin_pose_to_matrices takes.
+ *
+ * Thread safety: a loaded asset is read-only and may be shared by threads;
+ * a cursor belongs to one thread at a time.  */
+#ifndef SKIN_ASSETS_H
+#define SKIN_ASSETS_H
+
+#include <skin/skin.h>
+
+#if defined(_WIN32) && defined(SKIN_SHARED)
+#  ifdef SKIN_ASSETS_BUILDING
+#    define SKIN_ASSETS_API __declspec(dllexport)
+#  else
+#    define SKIN_ASSETS_API __declspec(dllimport)
+#  endif
+#elif defined(__GNUC__)
+#  define SKIN_ASSETS_API __attribute__((visibility("default")))
+#else
+#  define SKIN_ASSETS_API
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum skin_asset_status {
+    SKIN_ASSET_OK = 0,
+    SKIN_ASSET_ERROR_NULL_ARGUMENT = -1,  /**< a required pointer is NULL */
+    SKIN_ASSET_ERROR_FILE = -2,           /**< missing or unreadable file (see skin_asset_error) */
+    SKIN_ASSET_ERROR_NO_SKINNED_MESH = -3,/**< the file has no mesh with bones */
+    SKIN_ASSET_ERROR_UNKNOWN_ANIMATION = -4, /**< no animation of that name or index */
+    SKIN_ASSET_ERROR_TOO_MANY_JOINTS = -5,/**< a mesh has more bones than the limit */
+    SKIN_ASSET_ERROR_OUT_OF_MEMORY = -6,
+    SKIN_ASSET_ERROR_INVALID_ARGUMENT = -7/**< an index or option out of range */
+} skin_asset_status;
+
+/** A constant English string for a status (never NULL). */
+SKIN_ASSETS_API const char *skin_asset_status_string(skin_asset_status status);
+
+/** The space assimp put aiBone::mOffsetMatrix in. */
+typedef enum skin_asset_offset_space {
+    /** Detect per mesh: the convention that puts the bones nearer the
+     *  identity in the file's rest pose wins. */
+    SKIN_ASSET_OFFSET_AUTO = 0,
+    /** X, glTF: skinning = global(joint) x offset. */
+    SKIN_ASSET_OFFSET_MODEL = 1,
+    /** FBX, SMD: the mesh node's transform is baked in:
+     *  skinning = inverse(global(mesh node)) x global(joint) x offset. */
+    SKIN_ASSET_OFFSET_MESH_NODE = 2
+} skin_asset_offset_space;
+
+typedef struct skin_asset_options {
+    skin_asset_offset_space offset_space; /**< SKIN_ASSET_OFFSET_AUTO by default */
+    uint32_t max_joints; /**< bones a mesh may have; 0: 65536 (u16 joints) */
+} skin_asset_options;
+
+/** What loading changed or could not represent, summed over meshes. */
+typedef struct skin_asset_report {
+    size_t truncated_vertices;  /**< vertices with > 8 influences (8 largest kept, renormalised) */
+    size_t renormalised_vertices; /**< vertices whose raw weight sum was off by > 1e-3 */
+    size_t unweighted_vertices; /**< vertices with no weight (bound to bone 0 with weight 1) */
+    float min_weight_sum, max_weight_sum; /**< raw sums over weighted vertices */
+    uint32_t nodeless_bones;    /**< bones without a node: identity joints */
+    uint32_t max_influences;    /**< most influences a vertex had before truncation */
+} skin_asset_report;
+
+typedef struct skin_asset_mesh {
+    skin_mesh_desc desc;      /**< streams owned by the asset; joints index bones */
+    const char *name;
+    uint32_t node;            /**< the node the mesh hangs from */
+    uint32_t bone_count;
+    const int32_t *bone_nodes;   /**< bone_count node indices; -1: no node (identity) */
+    const float *inverse_bind;   /**< bone_count 3x4 row-major offset matrices */
+    skin_asset_offset_space offset_space; /**< resolved: MODEL or MESH_NODE */
+    size_t index_count;       /**< triangle list */
+    const uint32_t *indices;
+} skin_asset_mesh;
+
+typedef struct skin_asset {
+    uint32_t node_count;
+    const int32_t *parents;      /**< parent-first; -1 for the root */
+    const char *const *node_names;
+    const float *rest_translations; /**< node_count x 3 */
+    const float *rest_rotations;    /**< node_count x 4 (x y z w) */
+    const float *rest_scales;       /**< node_count x 3 */
+    uint32_t mesh_count;
+    const skin_asset_mesh *meshes;
+    uint32_t animation_count;
+    const char *const *animation_names;
+    const double *animation_durations; /**< seconds */
+    skin_asset_report report;
+    void *internal;
+} skin_asset;
+
+/** Loads path.  options may be NULL (defaults).  On success *out is a new
+ *  asset to free with skin_asset_free; on error *out is NULL and
+ *  skin_asset_error() may give assimp's message.  Errors: NULL_ARGUMENT,
+ *  FILE, NO_SKINNED_MESH, TOO_MANY_JOINTS, OUT_OF_MEMORY. */
+SKIN_ASSETS_API skin_asset_status skin_asset_load(const char *path, const skin_asset_options *options, skin_asset **out);
+
+/** The last loader error message of this thread's last failed load ("" if none). */
+SKIN_ASSETS_API const char *skin_asset_error(void);
+
+/** Frees an asset (NULL is a no-op). */
+SKIN_ASSETS_API void skin_asset_free(skin_asset *asset);
+
+/** Index of the animation called name, or of "INDEX" given in decimal.
+ *  Errors: NULL_ARGUMENT, UNKNOWN_ANIMATION. */
+SKIN_ASSETS_API skin_asset_status skin_asset_find_animation(const skin_asset *asset, const char *name, uint32_t *index);
+
+/** Per-thread sampling state of one animation: remembers each channel's
+ *  last key so that sampling forward in time is O(1) a channel. */
+typedef struct skin_asset_cursor skin_asset_cursor;
+
+/** Errors: NULL_ARGUMENT, UNKNOWN_ANIMATION (index out of range), OUT_OF_MEMORY. */
+SKIN_ASSETS_API skin_asset_status skin_asset_cursor_create(const skin_asset *asset, uint32_t animation, skin_asset_cursor **out);
+SKIN_ASSETS_API void skin_asset_cursor_free(skin_asset_cursor *cursor);
+
+/** Local TRS of every node at time seconds (clamped to the animation):
+ *  keys interpolated linearly (rotations by shortest-arc slerp); nodes
+ *  without a channel keep their rest TRS.  translations/scales node_count x 3,
+ *  rotations node_count x 4, ready for skin_pose_to_matrices.  The key search
+ *  starts at the previous call's key.  Errors: NULL_ARGUMENT. */
+SKIN_ASSETS_API skin_asset_status skin_asset_sample(skin_asset_cursor *cursor, double seconds, float *translations,
+                                    float *rotations, float *scales);
+
+/** Rest pose local TRS of every node (the file's node transforms). */
+SKIN_ASSETS_API skin_asset_status skin_asset_rest_pose(const skin_asset *asset, float *translations, float *rotations,
+                                       float *scales);
+
+/** The skinning palette of mesh from node model matrices (node_count 3x4,
+ *  from skin_pose_to_matrices): bone model matrix x inverse bind, with the
+ *  mesh's offset space applied; nodeless bones give the identity.
+ *  out: bone_count x 12 floats.  Errors: NULL_ARGUMENT, INVALID_ARGUMENT. */
+SKIN_ASSETS_API skin_asset_status skin_asset_palette(const skin_asset *asset, uint32_t mesh, const float *node_model,
+                                     float *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
