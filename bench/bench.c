@@ -15,6 +15,9 @@
 #include "floor.h"
 #include "rig.h"
 #include "skin/skin.h"
+#ifdef SKIN_BENCH_MODELS_DIR
+#include "skin/skin_assets.h"
+#endif
 #ifdef SKIN_BENCH_HAVE_VK
 #include "vk/bench_vk.h"
 #endif
@@ -43,7 +46,7 @@ typedef struct bcase {
 /* Rigs: random joints (B.joints of them), or the coherent rig of
  * tests/support (smooth joints along the vertex order, mostly 1-2
  * influences), both 64-vertex-aligned copies in a dataset. */
-enum { RIG_RANDOM = 0, RIG_COHERENT = 1 };
+enum { RIG_RANDOM = 0, RIG_COHERENT = 1, RIG_ASSET = 2 /* + index into ASSETS */ };
 
 typedef struct result {
     bcase c;
@@ -103,11 +106,12 @@ static double load_average(void)
     return l;
 }
 
+static const char *asset_name(int a);
 static const char *rig_name(int r)
 {
     static char random[32];
     snprintf(random, sizeof random, "random%u", (unsigned)B.joints);
-    return r == RIG_COHERENT ? "coherent" : random;
+    return r >= RIG_ASSET ? asset_name(r - RIG_ASSET) : r == RIG_COHERENT ? "coherent" : random;
 }
 
 static const char *attr_name(int a) { return a == ATTR_P ? "p" : a == ATTR_PN ? "pn" : "pnt"; }
@@ -190,23 +194,25 @@ static void *copy_aligned(const void *src, size_t bytes)
     return p;
 }
 
-/* The rig's streams copied into 64-byte aligned buffers. */
-static void dataset_from_rig(dataset *d, const rig *r, int packed)
+/* A mesh's streams (those it has) and palette copied into 64-byte aligned
+ * buffers. */
+static void dataset_from(dataset *d, const skin_mesh_desc *mesh, const float *matrices,
+                         const float *dual_quats, uint32_t jc, int packed)
 {
-    size_t n = r->mesh.vertex_count;
-    uint32_t k = r->mesh.influence_count, jc = r->palette.joint_count;
+    size_t n = mesh->vertex_count;
+    uint32_t k = mesh->influence_count;
     d->n = n, d->k = (int)k, d->packed = packed;
-    d->mesh = r->mesh;
-    for (int c = 0; c < 10; ++c) d->s[c] = copy_aligned(r->streams[c], n * 4);
-    d->mesh.px = d->s[0], d->mesh.py = d->s[1], d->mesh.pz = d->s[2];
-    d->mesh.nx = d->s[3], d->mesh.ny = d->s[4], d->mesh.nz = d->s[5];
-    d->mesh.tx = d->s[6], d->mesh.ty = d->s[7], d->mesh.tz = d->s[8], d->mesh.tw = d->s[9];
+    d->mesh = *mesh;
+    const float **stream[10] = {&d->mesh.px, &d->mesh.py, &d->mesh.pz, &d->mesh.nx, &d->mesh.ny,
+                                &d->mesh.nz, &d->mesh.tx, &d->mesh.ty, &d->mesh.tz, &d->mesh.tw};
+    for (int c = 0; c < 10; ++c)
+        if (*stream[c]) *stream[c] = d->s[c] = copy_aligned(*stream[c], n * 4);
     for (uint32_t i = 0; i < k; ++i) {
-        d->mesh.joints[i] = d->j[i] = copy_aligned(r->joints[i], n * jsize(packed));
-        d->mesh.weights[i] = d->w[i] = copy_aligned(r->weights[i], n * wsize(packed));
+        d->mesh.joints[i] = d->j[i] = copy_aligned(mesh->joints[i], n * jsize(packed));
+        d->mesh.weights[i] = d->w[i] = copy_aligned(mesh->weights[i], n * wsize(packed));
     }
-    d->matrices = copy_aligned(r->matrices, 12 * sizeof(float) * jc);
-    d->dual_quats = copy_aligned(r->dual_quats, 8 * sizeof(float) * jc);
+    d->matrices = copy_aligned(matrices, 12 * sizeof(float) * jc);
+    d->dual_quats = copy_aligned(dual_quats, 8 * sizeof(float) * jc);
     d->palette = (skin_palette){jc, d->matrices, NULL, d->dual_quats, NULL};
     if (baseline_palette_init(&d->columns, d->matrices, jc)) {
         fprintf(stderr, "skin-bench: out of memory\n");
@@ -214,8 +220,60 @@ static void dataset_from_rig(dataset *d, const rig *r, int packed)
     }
 }
 
+static void dataset_from_rig(dataset *d, const rig *r, int packed)
+{
+    dataset_from(d, &r->mesh, r->matrices, r->dual_quats, r->palette.joint_count, packed);
+}
+
+/* Real rigs: the assimp test models the kernels issue names, loaded through
+ * skin_assets with their own influence counts, at an animated pose. */
+static const char *const ASSETS[] = {"X/Testwuson.X", "X/BCN_Epileptic.X", "FBX/animation_with_skeleton.fbx"};
+enum { ASSET_COUNT = sizeof ASSETS / sizeof ASSETS[0] };
+static dataset A[ASSET_COUNT]; /* built by real_rigs(); n == 0: not loaded */
+static const char *asset_name(int a) { return strrchr(ASSETS[a], '/') + 1; }
+
+#ifdef SKIN_BENCH_MODELS_DIR
+/* The largest skinned mesh of each asset at half its first animation. */
+static void load_real_rigs(void)
+{
+    for (int a = 0; a < ASSET_COUNT; ++a) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s", SKIN_BENCH_MODELS_DIR, ASSETS[a]);
+        skin_asset *as = NULL;
+        if (skin_asset_load(path, NULL, &as) != SKIN_ASSET_OK) {
+            printf("note: %s did not load (%s): no real-rig case for it\n", ASSETS[a], skin_asset_error());
+            continue;
+        }
+        uint32_t mi = 0;
+        for (uint32_t m = 1; m < as->mesh_count; ++m)
+            if (as->meshes[m].desc.vertex_count > as->meshes[mi].desc.vertex_count) mi = m;
+        const skin_asset_mesh *mesh = &as->meshes[mi];
+        const uint32_t nc = as->node_count, bones = mesh->bone_count;
+        float *tr = xalloc(nc * 12), *rot = xalloc(nc * 16), *sc = xalloc(nc * 12), *model = xalloc(nc * 48);
+        float *mats = xalloc(bones * 48), *dqs = xalloc(bones * 32);
+        skin_asset_cursor *cur = NULL;
+        int ok = as->animation_count ? skin_asset_cursor_create(as, 0, &cur) == SKIN_ASSET_OK &&
+                                           skin_asset_sample(cur, 0.5 * as->animation_durations[0], tr, rot, sc) == SKIN_ASSET_OK
+                                     : skin_asset_rest_pose(as, tr, rot, sc) == SKIN_ASSET_OK;
+        ok = ok && skin_pose_to_matrices(nc, as->parents, tr, rot, sc, model) == SKIN_OK &&
+             skin_asset_palette(as, mi, model, mats) == SKIN_ASSET_OK &&
+             skin_matrices_to_dual_quats(bones, mats, dqs, NULL, NULL) == SKIN_OK;
+        if (ok) {
+            dataset_from(&A[a], &mesh->desc, mats, dqs, bones, 0);
+            A[a].rig = RIG_ASSET + a;
+        } else {
+            printf("note: %s: no pose: no real-rig case for it\n", ASSETS[a]);
+        }
+        skin_asset_cursor_free(cur);
+        free(tr), free(rot), free(sc), free(model), free(mats), free(dqs);
+        skin_asset_free(as);
+    }
+}
+#endif
+
 static const dataset *dataset_get(size_t n, int k, int packed, int rig_kind)
 {
+    if (rig_kind >= RIG_ASSET) return &A[rig_kind - RIG_ASSET];
     dataset *d = &D[0];
     for (int i = 0; i < DATASETS; ++i) {
         if (D[i].n == n && D[i].k == k && D[i].packed == packed && D[i].rig == rig_kind) {
@@ -578,7 +636,7 @@ static double min_of(bcase c) { const result *r = get(c); return r->ok ? r->min 
 /* The bars, all ratios measured in this run (issue 7 / DESIGN.md section
  * 6).  Each per-ISA bar is one row of this table: add rows here (e.g. real
  * rigs) and the quick run measures their cases. */
-typedef enum { PER_ISA, AVX2_ONLY, BEST_ISA } bar_scope;
+typedef enum { PER_ISA, AVX2_ONLY, BEST_ISA, REAL_RIGS /* best ISA, when assets loaded */ } bar_scope;
 typedef struct bar_def {
     bar_scope scope;
     const char *what;
@@ -618,6 +676,30 @@ static double r_coherent100(skin_isa i)
     return med_of(baseline_of(&c)) / med_of(c);
 }
 
+/* Real rigs at their own influence count and an animated pose, against the
+ * baseline at that count: the worst of the assets. */
+static int real_rig_count(void)
+{
+    int n = 0;
+    for (int a = 0; a < ASSET_COUNT; ++a) n += A[a].n > 0;
+    return n;
+}
+
+static double r_real(skin_isa i)
+{
+    double worst = INFINITY;
+    for (int a = 0; a < ASSET_COUNT; ++a) {
+        if (!A[a].n) continue;
+        bcase c = kcase(SKIN_LBS, i, A[a].k, A[a].mesh.tx ? ATTR_PNT : ATTR_PN, A[a].n, 1);
+        c.rig = RIG_ASSET + a;
+        const double r = min_of(baseline_of(&c)) / min_of(c);
+        printf("  real rig %-32s %6zu vertices, %d influences: baseline / skin %.2f\n", asset_name(a), A[a].n,
+               A[a].k, r);
+        worst = r < worst ? r : worst;
+    }
+    return worst;
+}
+
 /* Packed normal/tangent output over f32 output, same case otherwise. */
 static double r_fmt(skin_isa i, size_t n, int ofmt, int by_min)
 {
@@ -642,6 +724,7 @@ static const bar_def BARS[] = {
     {AVX2_ONLY, "LBS-4 pnt 100k 1t / memory floor (median)", r_floor100, 2.0, 1},
     {BEST_ISA, "LBS-4 pnt 100k: 2 threads speed-up over 1 (median)", r_thr2, 1.8, 0},
     {BEST_ISA, "LBS-4 pnt 10k: nproc threads / 2 threads (median)", r_thrn, 1.0, 1},
+    {REAL_RIGS, "real rigs, LBS own k, animated pose: baseline / skin, worst (min)", r_real, 2.5, 0},
 };
 
 /* lscpu's model name and the SIMD flags that matter, from /proc/cpuinfo. */
@@ -694,7 +777,8 @@ static void bars(void)
             skin_isa isa = B.isas[i];
             if (isa == SKIN_ISA_SCALAR) continue;
             if (d->scope == AVX2_ONLY && isa != SKIN_ISA_AVX2) continue;
-            if (d->scope == BEST_ISA && isa != B.best) continue;
+            if ((d->scope == BEST_ISA || d->scope == REAL_RIGS) && isa != B.best) continue;
+            if (d->scope == REAL_RIGS && !real_rig_count()) continue;
             if (d->scope == PER_ISA && !has_baseline(isa)) continue;
             bar(skin_isa_name(isa), d->what, d->ratio(isa), d->limit, d->at_most);
         }
@@ -860,6 +944,9 @@ int main(int argc, char **argv)
     double t0 = now_ns();
     if (!B.quick) full_sweep();
     else if (B.threads_ok) thread_sweep();
+#ifdef SKIN_BENCH_MODELS_DIR
+    load_real_rigs();
+#endif
     bars();
     candy();
 
@@ -874,6 +961,7 @@ int main(int argc, char **argv)
     printf("\nskin-bench: %zu cases in %.1f s (load average before %.2f, after %.2f)\n", B.res_count,
            (now_ns() - t0) * 1e-9, load, load_average());
     for (int i = 0; i < DATASETS; ++i) dataset_free(&D[i]);
+    for (int a = 0; a < ASSET_COUNT; ++a) dataset_free(&A[a]);
     free(O.inter);
     for (int c = 0; c < 10; ++c) free(O.soa[c]);
     free(B.res);

@@ -1,13 +1,12 @@
 # Real assets (Debian's assimp-testmodels) through the loader skin::assets:
 # counts, rest pose, animated poses (kernels vs the reference per ISA, LBS vs
 # double precision), loader errors.  Not built without the loader or models.
-set(SKIN_TEST_MODELS_DIR /usr/share/assimp/models)
-if(TARGET skin_assets AND EXISTS ${SKIN_TEST_MODELS_DIR}/X/Testwuson.X)
+if(TARGET skin_assets AND EXISTS ${SKIN_MODELS_DIR}/X/Testwuson.X)
   add_executable(test_assets test_assets.c)
   target_include_directories(test_assets PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/support)
   target_link_libraries(test_assets PRIVATE skin_assets skin skin_warnings assimp::assimp m)
   foreach(isa IN LISTS SKIN_TEST_ISAS)
-    add_test(NAME assets_${isa} COMMAND test_assets ${SKIN_TEST_MODELS_DIR})
+    add_test(NAME assets_${isa} COMMAND test_assets ${SKIN_MODELS_DIR})
     set_tests_properties(assets_${isa} PROPERTIES
       ENVIRONMENT SKIN_ISA=${isa} SKIP_RETURN_CODE 77 LABELS "assets;kernels")
   endforeach()

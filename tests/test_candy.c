@@ -18,11 +18,17 @@ int main(void)
     rig_options o = {4096, 2, 2, SKIN_JOINT_U16, SKIN_WEIGHT_F32, 0, 1};
     if (rig_candy_wrapper(&r, &o)) return 1;
     const size_t n = r.mesh.vertex_count;
+    /* Plain compares, not fmin/fmax reductions: those hit an internal error
+     * in the aarch64 cross gcc 12's vectoriser at -O3. */
     double lo = INFINITY, hi = -INFINITY;
-    for (size_t v = 0; v < n; ++v) lo = fmin(lo, r.mesh.px[v]), hi = fmax(hi, r.mesh.px[v]);
+    for (size_t v = 0; v < n; ++v) {
+        if (r.mesh.px[v] < lo) lo = r.mesh.px[v];
+        if (r.mesh.px[v] > hi) hi = r.mesh.px[v];
+    }
     const double mid = 0.5 * (lo + hi);
     double nearest = INFINITY; /* the ring closest to the middle */
-    for (size_t v = 0; v < n; ++v) nearest = fmin(nearest, fabs(r.mesh.px[v] - mid));
+    for (size_t v = 0; v < n; ++v)
+        if (fabs(r.mesh.px[v] - mid) < nearest) nearest = fabs(r.mesh.px[v] - mid);
     rig_candy_pose(&r, 3.14159265358979f);
     float *o3 = malloc(3 * n * sizeof(float));
     skin_output out;
