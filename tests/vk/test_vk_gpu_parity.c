@@ -3,13 +3,17 @@
  * formats) x output format (float, snorm16, 1010102) x output layout
  * (interleaved, SoA) x with/without normal matrices (LBS) or scales (DQS),
  * NORMALIZE on every other call, whole meshes and sub-ranges, on seeded
- * rigs.  DQS cases: antipodal palettes (odd joints' dual quaternions
+ * rigs and on a real asset (Testwuson, through skin_assets, when the
+ * assimp test models are there).  DQS cases: antipodal palettes (odd joints' dual quaternions
  * negated), a pivot in a later slot, weight ties, all-zero weights (the
  * near-zero fallback).  Floats must agree within 1e-5 of the mesh extent
  * (positions) or of max(1, |v|) (normals, tangents); packed components
  * within one snorm step.  Prints the largest errors. */
 #include "rig.h"
 #include "skin/skin_vk.h"
+#ifdef SKIN_TEST_MODELS_DIR
+#include "skin/skin_assets.h"
+#endif
 #include "vk_harness.h"
 
 #include <math.h>
@@ -21,6 +25,7 @@
 #define MAX_CALLS 64
 
 typedef struct call_rec {
+    size_t n; /* the mesh's vertex count */
     skin_vk_gpu_call call;
     skin_palette pal;
     VkDeviceSize rb_offset, bytes;
@@ -87,7 +92,7 @@ static void compare(const call_rec *c, const uint8_t *gpu, const uint8_t *cpu, d
             float g[4], r[4];
             if (soa) { /* planes of float components */
                 size_t plane0 = a == 0 ? 0 : a == 1 ? 3 : 3 + 3 * (size_t)nrm;
-                size_t comps = a == 2 ? 4 : 3, cpu_n = N;
+                size_t comps = a == 2 ? 4 : 3, cpu_n = c->n;
                 for (size_t k = 0; k < comps; ++k) {
                     memcpy(&g[k], gpu + 4 * ((plane0 + k) * count + i), 4);
                     memcpy(&r[k], cpu + 4 * ((plane0 + k) * cpu_n + v), 4);
@@ -120,7 +125,7 @@ static void compare(const call_rec *c, const uint8_t *gpu, const uint8_t *cpu, d
     }
 }
 
-/* The CPU output of a call, for all N vertices, in the call's layout. */
+/* The CPU output of a call, for all the mesh's vertices, in the call's layout. */
 static int cpu_skin(rig *r, const call_rec *c, uint8_t *buf)
 {
     skin_vk_vertex_layout l = c->slot.layout;
@@ -129,7 +134,7 @@ static int cpu_skin(rig *r, const call_rec *c, uint8_t *buf)
     if (c->call.layout == SKIN_LAYOUT_SOA) {
         for (int p = 0, dst = 0; dst < 10; ++dst) {
             if ((dst >= 3 && dst < 6 && !nrm) || (dst >= 6 && !tan)) continue;
-            o.soa[dst] = (float *)(buf + 4 * (size_t)p++ * N);
+            o.soa[dst] = (float *)(buf + 4 * (size_t)p++ * c->n);
         }
     } else {
         o.position = (float *)buf;
@@ -147,6 +152,7 @@ static int cpu_skin(rig *r, const call_rec *c, uint8_t *buf)
 
 static int run_rig(vkh *h, rig *r, const char *name, errs *total)
 {
+    const size_t n = r->mesh.vertex_count; /* > 72: some calls skip 7 + 65 vertices */
     uint32_t jc = r->palette.joint_count;
     /* Normal matrices: any 3x3 per joint will do for parity (here M's 3x3
      * scaled by 1.25); DQS antipodal palette: odd joints negated. */
@@ -160,11 +166,12 @@ static int run_rig(vkh *h, rig *r, const char *name, errs *total)
     int nc = 0;
     static const uint32_t attrs[3] = {0, SKIN_VK_NORMAL, SKIN_VK_NORMAL | SKIN_VK_TANGENT};
     for (int m = 0; m < 2; ++m)
-        for (int a = 0; a < 3; ++a)
+        for (int a = 0; a < (r->mesh.tx ? 3 : 2); ++a)
             for (int f = 0; f < 4; ++f) /* 3 packings interleaved, then SoA */
                 for (int x = 0; x < 2; ++x) {
                     call_rec *c = &calls[nc];
                     memset(c, 0, sizeof *c);
+                    c->n = n;
                     c->call.method = m ? SKIN_DQS : SKIN_LBS;
                     c->call.attributes = attrs[a];
                     c->call.packing = f == 3 ? SKIN_VK_PACK_FLOAT : (skin_vk_packing)f;
@@ -172,7 +179,7 @@ static int run_rig(vkh *h, rig *r, const char *name, errs *total)
                     c->call.flags = nc & 1 ? SKIN_OUTPUT_NORMALIZE : 0;
                     /* every third call a sub-range */
                     c->call.first = nc % 3 == 2 ? 7 : 0;
-                    c->call.count = nc % 3 == 2 ? N - 7 - 65 : N;
+                    c->call.count = nc % 3 == 2 ? n - 7 - 65 : n;
                     c->pal = r->palette;
                     if (m) {
                         c->pal.matrices = NULL;
@@ -187,7 +194,7 @@ static int run_rig(vkh *h, rig *r, const char *name, errs *total)
                     ++nc;
                 }
     VkDeviceSize region = 0;
-    for (int i = 0; i < nc; ++i) region += (VkDeviceSize)N * 40 + jc * 84u + 512;
+    for (int i = 0; i < nc; ++i) region += (VkDeviceSize)n * 40 + jc * 84u + 512;
     skin_vk_stream_create_info ci = {.physical_device = h->vk.phys, .device = h->vk.device,
                                      .queue_family_index = h->vk.family, .region_size = region,
                                      .region_count = 1};
@@ -222,17 +229,17 @@ static int run_rig(vkh *h, rig *r, const char *name, errs *total)
     vkh_readback_invalidate(h, &rb);
 
     errs e = {0, 0, 0, 0};
-    uint8_t *cpu = malloc((size_t)N * 40);
+    uint8_t *cpu = malloc((size_t)n * 40);
     if (!cpu) return 1;
     for (int i = 0; i < nc; ++i) {
-        memset(cpu, 0, (size_t)N * 40);
+        memset(cpu, 0, (size_t)n * 40);
         if (cpu_skin(r, &calls[i], cpu)) return 1;
         /* The mesh extent: the largest |coordinate| of the CPU positions. */
         double extent = 1e-30;
         for (size_t v = calls[i].call.first; v < calls[i].call.first + calls[i].call.count; ++v)
             for (int k = 0; k < 3; ++k) {
                 float p;
-                size_t off = calls[i].call.layout == SKIN_LAYOUT_SOA ? 4 * ((size_t)k * N + v)
+                size_t off = calls[i].call.layout == SKIN_LAYOUT_SOA ? 4 * ((size_t)k * n + v)
                                                                       : v * calls[i].slot.layout.stride + 4 * (size_t)k;
                 memcpy(&p, cpu + off, 4);
                 extent = fmax(extent, fabs((double)p));
@@ -262,6 +269,45 @@ static int run_rig(vkh *h, rig *r, const char *name, errs *total)
     return e.bad != 0;
 }
 
+#ifdef SKIN_TEST_MODELS_DIR
+/* A real asset: Testwuson's largest mesh at half its first animation, through
+ * the loader, with its own influence count and formats. */
+static int real_asset(vkh *h, errs *total)
+{
+    skin_asset *a = NULL;
+    if (skin_asset_load(SKIN_TEST_MODELS_DIR "/X/Testwuson.X", NULL, &a) != SKIN_ASSET_OK) {
+        fprintf(stderr, "Testwuson.X: %s\n", skin_asset_error());
+        return 1;
+    }
+    uint32_t mi = 0;
+    for (uint32_t m = 1; m < a->mesh_count; ++m)
+        if (a->meshes[m].desc.vertex_count > a->meshes[mi].desc.vertex_count) mi = m;
+    const uint32_t nc = a->node_count, bones = a->meshes[mi].bone_count;
+    rig r;
+    memset(&r, 0, sizeof r);
+    float *tr = malloc(nc * 12), *rot = malloc(nc * 16), *sc = malloc(nc * 12), *model = malloc(nc * 48);
+    r.matrices = malloc(bones * 48), r.dual_quats = malloc(bones * 32);
+    skin_asset_cursor *cur = NULL;
+    int bad = !tr || !rot || !sc || !model || !r.matrices || !r.dual_quats ||
+              skin_asset_cursor_create(a, 0, &cur) != SKIN_ASSET_OK ||
+              skin_asset_sample(cur, 0.5 * a->animation_durations[0], tr, rot, sc) != SKIN_ASSET_OK ||
+              skin_pose_to_matrices(nc, a->parents, tr, rot, sc, model) != SKIN_OK ||
+              skin_asset_palette(a, mi, model, r.matrices) != SKIN_ASSET_OK ||
+              skin_matrices_to_dual_quats(bones, r.matrices, r.dual_quats, NULL, NULL) != SKIN_OK;
+    if (!bad) {
+        r.mesh = a->meshes[mi].desc;
+        r.palette = (skin_palette){bones, r.matrices, NULL, r.dual_quats, NULL};
+        bad = run_rig(h, &r, "Testwuson.X", total);
+    } else {
+        fprintf(stderr, "Testwuson.X: no pose\n");
+    }
+    skin_asset_cursor_free(cur);
+    free(tr), free(rot), free(sc), free(model), free(r.matrices), free(r.dual_quats);
+    skin_asset_free(a);
+    return bad;
+}
+#endif
+
 int main(void)
 {
     vkh h;
@@ -282,6 +328,9 @@ int main(void)
         failed += run_rig(&h, &r, name, &total);
         rig_free(&r);
     }
+#ifdef SKIN_TEST_MODELS_DIR
+    failed += real_asset(&h, &total);
+#endif
     int messages = vkh_finish(&h);
     printf("test_vk_gpu_parity: largest GPU vs CPU error: positions %.3g of the mesh extent, "
            "normals/tangents %.3g, packed %d snorm step(s); %d failure(s), %d validation message(s)\n",
