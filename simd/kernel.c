@@ -1,5 +1,5 @@
 /* The SIMD kernels: written once, compiled once per ISA with SKIN_W lanes
- * (see vec.h) into SKIN_KERNEL_NAME.  Each lane is one vertex; no operation
+ * (see vec.h) and per method (SKIN_KERNEL_METHOD) into SKIN_KERNEL_NAME.  Each lane is one vertex; no operation
  * mixes lanes, so a vertex's result does not depend on its block.  Blocks
  * start at multiples of W (absolute vertex index); the partial blocks at the
  * ends of a range go through the same block code on a padded scratch copy. */
@@ -698,10 +698,12 @@ typedef void (*blocks_fn)(const kctx *, const inputs *, size_t, size_t, writer *
                            BLOCKS_K(method, 5) BLOCKS_K(method, 6) BLOCKS_K(method, 7) BLOCKS_K(method, 8)
 #define KINDS_ALL(method) {KINDS(method, 1), KINDS(method, 2), KINDS(method, 3), KINDS(method, 4), \
                            KINDS(method, 5), KINDS(method, 6), KINDS(method, 7), KINDS(method, 8)}
-BLOCKS_ALL(SKIN_LBS)
-BLOCKS_ALL(SKIN_DQS)
-static const blocks_fn blocks_table[2][SKIN_MAX_INFLUENCES][FETCH_KINDS] = {KINDS_ALL(SKIN_LBS),
-                                                                           KINDS_ALL(SKIN_DQS)};
+/* This object's method (the build makes one object per ISA and method). */
+#ifndef SKIN_KERNEL_METHOD
+#error "SKIN_KERNEL_METHOD must be SKIN_LBS or SKIN_DQS"
+#endif
+BLOCKS_ALL(SKIN_KERNEL_METHOD)
+static const blocks_fn blocks_table[SKIN_MAX_INFLUENCES][FETCH_KINDS] = KINDS_ALL(SKIN_KERNEL_METHOD);
 
 /* Influence slots of the block at v that count: trailing slots whose
  * weights are zero (+0 or -0) in every lane are dropped, and the block is
@@ -872,8 +874,8 @@ void SKIN_KERNEL_NAME(const skin_job *job)
 #endif
     blocks_fn fns[SKIN_MAX_INFLUENCES], uniform_fns[SKIN_MAX_INFLUENCES]; /* by active slot count */
     for (uint32_t k = 0; k < SKIN_MAX_INFLUENCES; ++k) {
-        fns[k] = blocks_table[job->method == SKIN_DQS][k][c.kind];
-        uniform_fns[k] = blocks_table[job->method == SKIN_DQS][k][FETCH_UNIFORM];
+        fns[k] = blocks_table[k][c.kind];
+        uniform_fns[k] = blocks_table[k][FETCH_UNIFORM];
     }
 
     inputs in = {{m->px, m->py, m->pz, m->nx, m->ny, m->nz, m->tx, m->ty, m->tz, m->tw}, {0}, {0}};

@@ -14,17 +14,18 @@ const char *skin_isa_name(skin_isa isa)
     return (int)isa >= 0 && (int)isa < ISA_COUNT ? isa_names[isa] : "unknown";
 }
 
-static skin_kernel_fn kernel_for(skin_isa isa)
+static skin_kernel_fn kernel_for(skin_isa isa, skin_method method)
 {
+    const int dqs = method == SKIN_DQS;
     switch (isa) {
     case SKIN_ISA_SCALAR: return skin_kernel_scalar;
 #if defined(SKIN_HAVE_X86_KERNELS)
-    case SKIN_ISA_SSE2: return skin_kernel_sse2;
-    case SKIN_ISA_AVX2: return skin_kernel_avx2;
-    case SKIN_ISA_AVX512: return skin_kernel_avx512;
+    case SKIN_ISA_SSE2: return dqs ? skin_kernel_sse2_dqs : skin_kernel_sse2_lbs;
+    case SKIN_ISA_AVX2: return dqs ? skin_kernel_avx2_dqs : skin_kernel_avx2_lbs;
+    case SKIN_ISA_AVX512: return dqs ? skin_kernel_avx512_dqs : skin_kernel_avx512_lbs;
 #endif
 #if defined(SKIN_HAVE_NEON_KERNELS)
-    case SKIN_ISA_NEON: return skin_kernel_neon;
+    case SKIN_ISA_NEON: return dqs ? skin_kernel_neon_dqs : skin_kernel_neon_lbs;
 #endif
     default: return NULL;
     }
@@ -54,7 +55,7 @@ static int cpu_has(skin_isa isa)
     }
 }
 
-int skin_isa_supported(skin_isa isa) { return kernel_for(isa) != NULL && cpu_has(isa); }
+int skin_isa_supported(skin_isa isa) { return kernel_for(isa, SKIN_LBS) != NULL && cpu_has(isa); }
 
 static skin_isa best_isa(void)
 {
@@ -100,4 +101,4 @@ skin_status skin_set_isa(skin_isa isa)
     return SKIN_OK;
 }
 
-skin_kernel_fn skin_current_kernel(void) { return kernel_for(skin_get_isa()); }
+skin_kernel_fn skin_current_kernel(skin_method method) { return kernel_for(skin_get_isa(), method); }

@@ -46,7 +46,7 @@ skin_status skin_mesh_parallel(const skin_mesh_desc *mesh, const skin_palette *p
                                      mesh ? mesh->vertex_count : 0, &job);
     if (s != SKIN_OK) return s;
     float bounds[6] = {INFINITY, INFINITY, INFINITY, -INFINITY, -INFINITY, -INFINITY};
-    const skin_kernel_fn kernel = skin_current_kernel();
+    const skin_kernel_fn kernel = skin_current_kernel(method);
     const size_t n = mesh->vertex_count;
 #ifdef _OPENMP
     if (threads <= 0) threads = omp_get_max_threads();

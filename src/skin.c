@@ -171,6 +171,6 @@ skin_status skin_mesh(const skin_mesh_desc *mesh, const skin_palette *palette, s
             job.bounds[3 + c] = -INFINITY;
         }
     }
-    if (count) skin_current_kernel()(&job);
+    if (count) skin_current_kernel(method)(&job);
     return SKIN_OK;
 }

@@ -30,21 +30,27 @@ typedef struct skin_job {
     size_t dst_stride[SKIN_COMPONENTS];
 } skin_job;
 
-/* Every kernel set has one entry point; it handles the whole job. */
+/* A kernel handles a whole job.  The SIMD kernel sets have one entry point
+ * per method (simd/kernel.c is built once per ISA and method, so the two
+ * halves compile in parallel); the scalar reference takes both. */
 typedef void (*skin_kernel_fn)(const skin_job *job);
 
 void skin_kernel_scalar(const skin_job *job);
 #if defined(SKIN_HAVE_X86_KERNELS)
-void skin_kernel_sse2(const skin_job *job);
-void skin_kernel_avx2(const skin_job *job);
-void skin_kernel_avx512(const skin_job *job);
+void skin_kernel_sse2_lbs(const skin_job *job);
+void skin_kernel_sse2_dqs(const skin_job *job);
+void skin_kernel_avx2_lbs(const skin_job *job);
+void skin_kernel_avx2_dqs(const skin_job *job);
+void skin_kernel_avx512_lbs(const skin_job *job);
+void skin_kernel_avx512_dqs(const skin_job *job);
 #endif
 #if defined(SKIN_HAVE_NEON_KERNELS)
-void skin_kernel_neon(const skin_job *job);
+void skin_kernel_neon_lbs(const skin_job *job);
+void skin_kernel_neon_dqs(const skin_job *job);
 #endif
 
-/* The kernel for the current ISA (dispatch.c). */
-skin_kernel_fn skin_current_kernel(void);
+/* The kernel for the current ISA and a method (dispatch.c). */
+skin_kernel_fn skin_current_kernel(skin_method method);
 
 /* Checks arguments in O(1) and fills *job (skin.c). */
 skin_status skin_prepare_job(const skin_mesh_desc *mesh, const skin_palette *palette,

@@ -5,6 +5,7 @@
  * flags.  The only branch left is DQS's rare near-zero fallback, which
  * llvm-mca counts as taken: a slight overestimate for DQS. */
 #define SKIN_KERNEL_NAME skin_kernel_mca
+#define SKIN_KERNEL_METHOD SKIN_LBS /* the block tables; the cases call skin_block directly */
 #include "../../simd/kernel.c"
 
 /* llvm-mca reads its markers from assembler comments */
