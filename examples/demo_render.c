@@ -473,7 +473,7 @@ void demo_camera(const float b[6], float yaw, float tilt, int width, int height,
         for (int j = 0; j < 4; ++j) d->mvp[j * 4 + i] = row[i][j];
     d->mvp[15] = 1;
     /* light from the upper left front of the view, the eye along view +z */
-    const float lv[3] = {-0.4f, 0.8f, 0.6f};
+    const float lv[3] = {-0.4f, 0.5f, 0.85f};
     for (int k = 0; k < 3; ++k) {
         d->light[k] = r[0][k] * lv[0] + r[1][k] * lv[1] + r[2][k] * lv[2];
         d->view[k] = r[2][k];
