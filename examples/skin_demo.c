@@ -136,6 +136,9 @@ static int parse(int argc, char **argv, options *o)
         i += takes;
     }
     if (!o->asset && (o->anim || o->time >= 0)) return usage("--anim and --time need an ASSET");
+    /* each panel (columns: frames, or methods side by side) at least 16 x 16 pixels */
+    const int cols = o->frames > 1 ? o->frames : o->method_count, rows = o->frames > 1 ? o->method_count : 1;
+    if (o->width && (o->width / cols < 16 || o->height / rows < 16)) return usage("--size too small for the panels");
     return 0;
 }
 
@@ -260,7 +263,7 @@ static void free_scene(scene *s)
     skin_asset_cursor_free(s->cursor);
     skin_asset_free(s->asset);
 #endif
-    if (s->cyl_indices) rig_free(&s->cyl);
+    rig_free(&s->cyl); /* a zeroed rig too */
     free(s->cyl_indices), free(s->cyl_coords);
 }
 
@@ -285,7 +288,6 @@ static int check(const scene *s, const options *o, int width, int height, int co
         ok &= cover[i] * 100 >= (long)(width / cols) * (height / rows); /* at least 1% */
     }
     if (!ok) fprintf(stderr, "skin-demo: --check: a panel is (nearly) all background\n");
-    if (ok && !s->part_count) ok = 0;
     if (ok && s->cyl_coords && cols == 2 && rows == 1 && o->methods[0] == SKIN_LBS) {
         ok = middle[1] > 0 && middle[0] * 10 < middle[1] * 7;
         if (!ok) fprintf(stderr, "skin-demo: --check: the LBS middle must be under 70%% of the DQS middle\n");
