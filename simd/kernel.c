@@ -145,6 +145,18 @@ ALWAYS_INLINE void load_influences(const kctx *c, const inputs *in, size_t v, in
     }
 }
 
+#if W <= 8
+/* Each slot's weights, and its joints as byte offsets 48 j into the 3x4
+ * palette, stored for the per-lane row blends. */
+ALWAYS_INLINE void stage_lanes(const influences *f, const uint32_t k, float w[][W], int32_t offset[][W])
+{
+    UNROLL for (uint32_t i = 0; i < k; ++i) {
+        v_storeu(w[i], f->w[i]);
+        v_store_i32(offset[i], v_slli_i32(v_add_i32(f->j[i], v_add_i32(f->j[i], f->j[i])), 4));
+    }
+}
+#endif
+
 #if W == 8
 /* LBS on the row path with 8 lanes, at full register width: lane l's rows
  * 0-1 are one 8-float load blended in a ymm, and row 2 of lanes p and p+4
@@ -155,11 +167,8 @@ ALWAYS_INLINE void load_influences(const kctx *c, const inputs *in, size_t v, in
 ALWAYS_INLINE void blend_lanes(const source *s, const influences *f, vf *m, const uint32_t k)
 {
     float w[SKIN_MAX_INFLUENCES][W];
-    int32_t offset[SKIN_MAX_INFLUENCES][W]; /* byte offsets 48 j */
-    UNROLL for (uint32_t i = 0; i < k; ++i) {
-        v_storeu(w[i], f->w[i]);
-        v_store_i32(offset[i], v_slli_i32(simde_mm256_add_epi32(f->j[i], simde_mm256_add_epi32(f->j[i], f->j[i])), 4));
-    }
+    int32_t offset[SKIN_MAX_INFLUENCES][W];
+    stage_lanes(f, k, w, offset);
     /* broadcasts as loads, not port-5 shuffles of the stored vector */
     __asm__ volatile("" ::: "memory");
     const char *base = (const char *)s->base;
@@ -195,11 +204,8 @@ ALWAYS_INLINE void blend_lanes(const source *s, const influences *f, vf *m, cons
 ALWAYS_INLINE void blend_lanes(const source *s, const influences *f, vf *m, const uint32_t k)
 {
     float w[SKIN_MAX_INFLUENCES][W];
-    int32_t offset[SKIN_MAX_INFLUENCES][W]; /* byte offsets 48 j */
-    UNROLL for (uint32_t i = 0; i < k; ++i) {
-        v_storeu(w[i], f->w[i]);
-        v_store_i32(offset[i], v_slli_i32(simde_mm_add_epi32(f->j[i], simde_mm_add_epi32(f->j[i], f->j[i])), 4));
-    }
+    int32_t offset[SKIN_MAX_INFLUENCES][W];
+    stage_lanes(f, k, w, offset);
     /* Compiler barrier: read the weights back from memory, so each
      * broadcast below is a load, not shuffles on the shuffle port (which
      * gcc emits when it forwards the vector it just stored). */

@@ -51,6 +51,7 @@ static inline vi v_round_i32(vf a)
     simde__m256i hi = simde_mm256_cvtps_epi32(simde_mm256_castpd_ps(simde_mm512_extractf64x4_pd(simde_mm512_castps_pd(a), 1)));
     return simde_mm512_inserti64x4(simde_mm512_castsi256_si512(lo), hi, 1);
 }
+static inline vi v_add_i32(vi a, vi b) { return simde_mm512_add_epi32(a, b); }
 static inline vi v_and_i32(vi a, vi b) { return simde_mm512_and_si512(a, b); }
 static inline vi v_or_i32(vi a, vi b) { return simde_mm512_or_si512(a, b); }
 static inline vi v_loadu_i32(const void *p) { return simde_mm512_loadu_si512(p); }
@@ -209,6 +210,7 @@ static inline void v_store_i32(int32_t *p, vi a) { simde_mm256_storeu_si256(p, a
 static inline vi v_set1_i32(int32_t x) { return simde_mm256_set1_epi32(x); }
 static inline vf v_from_u32(vi a) { return simde_mm256_cvtepi32_ps(a); } /* values < 2^31 */
 static inline vi v_round_i32(vf a) { return simde_mm256_cvtps_epi32(a); }
+static inline vi v_add_i32(vi a, vi b) { return simde_mm256_add_epi32(a, b); }
 static inline vi v_and_i32(vi a, vi b) { return simde_mm256_and_si256(a, b); }
 static inline vi v_or_i32(vi a, vi b) { return simde_mm256_or_si256(a, b); }
 static inline vi v_loadu_i32(const void *p) { return simde_mm256_loadu_si256(p); }
@@ -297,6 +299,7 @@ static inline void v_store_i32(int32_t *p, vi a) { simde_mm_storeu_si128(p, a); 
 static inline vi v_set1_i32(int32_t x) { return simde_mm_set1_epi32(x); }
 static inline vf v_from_u32(vi a) { return simde_mm_cvtepi32_ps(a); } /* values < 2^31 */
 static inline vi v_round_i32(vf a) { return simde_mm_cvtps_epi32(a); }
+static inline vi v_add_i32(vi a, vi b) { return simde_mm_add_epi32(a, b); }
 static inline vi v_and_i32(vi a, vi b) { return simde_mm_and_si128(a, b); }
 static inline vi v_or_i32(vi a, vi b) { return simde_mm_or_si128(a, b); }
 static inline vi v_loadu_i32(const void *p) { return simde_mm_loadu_si128(p); }
