@@ -5,6 +5,10 @@ function(skin_add_kernel target isa width)
   target_compile_definitions(skin_kernel_${isa} PRIVATE
     SKIN_W=${width} SKIN_KERNEL_NAME=skin_kernel_${isa})
   target_compile_options(skin_kernel_${isa} PRIVATE ${ARGN})
+  if(SKIN_FUZZ)
+    # Coverage only: ASan makes each kernel object take minutes (see SKIN_FUZZ).
+    target_compile_options(skin_kernel_${isa} PRIVATE -fsanitize=fuzzer-no-link)
+  endif()
   target_include_directories(skin_kernel_${isa} PRIVATE
     ${PROJECT_SOURCE_DIR}/include ${PROJECT_SOURCE_DIR}/src ${SIMDE_INCLUDE_DIR})
   target_link_libraries(skin_kernel_${isa} PRIVATE skin_warnings)
