@@ -21,6 +21,7 @@ skin_core_test(test_split)        # range splits and thread counts are bit-ident
 skin_core_test(test_threads LABELS threads LIBS Threads::Threads) # pthreads on disjoint ranges
 skin_core_test(test_isa_race LABELS threads LIBS Threads::Threads) # skin_set_isa vs the first skin_get_isa
 skin_core_test(test_bad_input)    # every invalid argument: own status, output untouched
+skin_core_test(test_bad_input_sweep) # issue 10: every public function x every bad-argument class, canaries
 skin_core_test(test_validate)     # skin_validate: status, vertex and slot of each problem
 skin_core_test(test_helpers)      # glTF/engine helpers: 4x4, multiply/invert, normal matrices, quantiser, remainder rule
 skin_core_test(test_candy)        # candy wrapper at 180 degrees: DQS keeps the mid radius, LBS collapses
