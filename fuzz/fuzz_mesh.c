@@ -409,15 +409,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const size_t alloc_jc = (brk == B_JC0 || brk == B_JC65537) ? 1 : jc;
     float *mats = alloc_fill(alloc_jc * 12 * 4), *nms = alloc_fill(alloc_jc * 9 * 4);
     float *dqs = alloc_fill(alloc_jc * 8 * 4), *scs = alloc_fill(alloc_jc * 3 * 4);
+    /* At most 256 joints are decoded; a larger palette repeats them (a
+     * 65536-joint palette decoded in full would dominate the run time). */
+    const size_t dec_jc = alloc_jc < 256 ? alloc_jc : 256;
     if (rigid_pal) {
-        for (size_t k = 0; k < alloc_jc * 12; ++k) mats[k] = fz_small(&dat);
-        FZ_CHECK(skin_matrices_to_dual_quats((uint32_t)alloc_jc, mats, dqs, scs, NULL) == SKIN_OK);
-        FZ_CHECK(skin_normal_matrices((uint32_t)alloc_jc, mats, nms) == SKIN_OK);
+        for (size_t k = 0; k < dec_jc * 12; ++k) mats[k] = fz_small(&dat);
+        FZ_CHECK(skin_matrices_to_dual_quats((uint32_t)dec_jc, mats, dqs, scs, NULL) == SKIN_OK);
+        FZ_CHECK(skin_normal_matrices((uint32_t)dec_jc, mats, nms) == SKIN_OK);
     } else {
-        for (size_t k = 0; k < alloc_jc * 12; ++k) mats[k] = fz_float(&dat);
-        for (size_t k = 0; k < alloc_jc * 9; ++k) nms[k] = fz_float(&dat);
-        for (size_t k = 0; k < alloc_jc * 8; ++k) dqs[k] = fz_float(&dat);
-        for (size_t k = 0; k < alloc_jc * 3; ++k) scs[k] = fz_float(&dat);
+        for (size_t k = 0; k < dec_jc * 12; ++k) mats[k] = fz_float(&dat);
+        for (size_t k = 0; k < dec_jc * 9; ++k) nms[k] = fz_float(&dat);
+        for (size_t k = 0; k < dec_jc * 8; ++k) dqs[k] = fz_float(&dat);
+        for (size_t k = 0; k < dec_jc * 3; ++k) scs[k] = fz_float(&dat);
+    }
+    for (size_t j = dec_jc; j < alloc_jc; ++j) {
+        const size_t from = j % dec_jc;
+        memcpy(mats + 12 * j, mats + 12 * from, 12 * sizeof(float));
+        memcpy(nms + 9 * j, nms + 9 * from, 9 * sizeof(float));
+        memcpy(dqs + 8 * j, dqs + 8 * from, 8 * sizeof(float));
+        memcpy(scs + 3 * j, scs + 3 * from, 3 * sizeof(float));
     }
     skin_palette pal = {pal_jc, mats, has_nm ? nms : NULL, dqs, has_sc ? scs : NULL};
     if (brk == B_PAL_MISSING) {
