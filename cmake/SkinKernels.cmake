@@ -10,6 +10,10 @@ function(skin_add_kernel target isa width)
     target_compile_definitions(${obj} PRIVATE
       SKIN_W=${width} SKIN_KERNEL_NAME=${obj} SKIN_KERNEL_METHOD=SKIN_${upper})
     target_compile_options(${obj} PRIVATE ${ARGN})
+    if(SKIN_FUZZ)
+      # Coverage only: ASan makes each kernel object take minutes (see SKIN_FUZZ).
+      target_compile_options(${obj} PRIVATE -fsanitize=fuzzer-no-link)
+    endif()
     target_include_directories(${obj} PRIVATE
       ${PROJECT_SOURCE_DIR}/include ${PROJECT_SOURCE_DIR}/src ${SIMDE_INCLUDE_DIR})
     target_link_libraries(${obj} PRIVATE skin_warnings)

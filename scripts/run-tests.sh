@@ -81,7 +81,25 @@ config asan-ubsan "-LE vulkan|package" -DCMAKE_BUILD_TYPE=Debug \
 config tsan "-L threads" -DCMAKE_BUILD_TYPE=Debug \
   -DSKIN_SANITIZE=thread -DSKIN_OPENMP=OFF -DSKIN_VULKAN=OFF "${lean[@]}"
 
-# 5. aarch64 (NEON kernels) cross build, every test under qemu-aarch64.
+# 4b. ThreadSanitizer with OpenMP: clang and LLVM's libomp, whose Archer tool
+#    (loaded by the test, see tests/core.cmake) tells TSan about OpenMP's
+#    synchronisation, so skin_mesh_parallel inside user threads
+#    (test_omp_nested) and the other thread tests run with real OpenMP teams.
+#    Scalar kernels only (SKIN_SIMD=OFF): the work split and the shared
+#    inputs and outputs are the same for every ISA, and it builds in seconds.
+config omp-tsan "-L threads" -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 \
+  -DCMAKE_BUILD_TYPE=Debug -DSKIN_SANITIZE=thread -DSKIN_SIMD=OFF -DSKIN_WERROR=ON \
+  -DSKIN_ASSETS=OFF -DSKIN_BUILD_EXAMPLES=OFF -DSKIN_VULKAN=OFF "${lean[@]}"
+
+# 5. libFuzzer: fuzz_mesh and fuzz_helpers, SKIN_FUZZ_SECONDS (30) each
+#    from their seeds, as CTest tests (label fuzz): a crash, sanitizer report
+#    or failed oracle fails the run.  clang; -O1 keeps the build short (the
+#    kernels get coverage only, see SKIN_FUZZ in CMakeLists.txt).
+config fuzz "-L fuzz" -DCMAKE_C_COMPILER=clang-14 -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O1 -g" -DSKIN_FUZZ=ON -DSKIN_WERROR=ON -DSKIN_BUILD_TESTS=OFF \
+  -DSKIN_ASSETS=OFF -DSKIN_BUILD_EXAMPLES=OFF -DSKIN_VULKAN=OFF "${lean[@]}"
+
+# 6. aarch64 (NEON kernels) cross build, every test under qemu-aarch64.
 config aarch64 "" -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_TOOLCHAIN_FILE="$root/cmake/aarch64-linux-gnu.cmake" -DSKIN_VULKAN=OFF "${lean[@]}"
 

@@ -14,6 +14,7 @@ packages=(
   libassimp-dev assimp-testmodels            # real-asset tests (skinned, animated models)
   libpng-dev                                 # skin-demo writes its picture as PNG
   clang llvm                                 # scripts/kernel-cost.sh: clang-14 and llvm-mca
+  libclang-rt-14-dev                         # libFuzzer and clang's sanitizer runtimes (SKIN_FUZZ)
 )
 
 missing=()

@@ -384,6 +384,7 @@ skin_status skin_matrices_from_4x4(uint32_t count, const float *column_major, fl
 
 void skin_matrix_multiply(const float a[12], const float b[12], float out[12])
 {
+    if (!a || !b || !out) return; /* documented: NULL writes nothing */
     float m[12];
     for (int i = 0; i < 3; ++i)
         for (int k = 0; k < 4; ++k)

@@ -20,7 +20,19 @@ skin_core_test(test_properties)   # seeded-rig properties, palette helpers, infl
 skin_core_test(test_split)        # range splits and thread counts are bit-identical
 skin_core_test(test_threads LABELS threads LIBS Threads::Threads) # pthreads on disjoint ranges
 skin_core_test(test_isa_race LABELS threads LIBS Threads::Threads) # skin_set_isa vs the first skin_get_isa
+skin_core_test(test_omp_nested LABELS threads omp-tsan LIBS Threads::Threads) # skin_mesh_parallel inside user threads
+# Under TSan with clang's libomp, its Archer tool tells TSan about OpenMP's
+# synchronisation (libomp itself is not instrumented).
+if(SKIN_SANITIZE MATCHES "thread" AND CMAKE_C_COMPILER_ID MATCHES "Clang")
+  string(REGEX MATCH "^[0-9]+" _skin_llvm_major "${CMAKE_C_COMPILER_VERSION}")
+  find_library(SKIN_ARCHER archer HINTS /usr/lib/llvm-${_skin_llvm_major}/lib)
+  if(SKIN_ARCHER)
+    set_tests_properties(core.test_omp_nested PROPERTIES ENVIRONMENT
+      "OMP_TOOL_LIBRARIES=${SKIN_ARCHER};TSAN_OPTIONS=ignore_noninstrumented_modules=1")
+  endif()
+endif()
 skin_core_test(test_bad_input)    # every invalid argument: own status, output untouched
+skin_core_test(test_bad_input_sweep) # issue 10: every public function x every bad-argument class, canaries
 skin_core_test(test_validate)     # skin_validate: status, vertex and slot of each problem
 skin_core_test(test_helpers)      # glTF/engine helpers: 4x4, multiply/invert, normal matrices, quantiser, remainder rule
 skin_core_test(test_candy)        # candy wrapper at 180 degrees: DQS keeps the mid radius, LBS collapses

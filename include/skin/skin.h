@@ -15,8 +15,9 @@
  *    thread pool and per-thread state on first use.
  *  - No function asserts on user input: bad arguments return a negative
  *    skin_status and leave every output untouched.  The two helpers that
- *    return no skin_status (skin_matrix_to_dual_quat, which returns flags)
- *    say in their comment what they do with bad arguments.
+ *    return no skin_status (skin_matrix_to_dual_quat, which returns flags,
+ *    and skin_matrix_multiply) say in their comment what they do with bad
+ *    arguments.
  *  - Palette helpers index joints with size_t offsets: any uint32_t
  *    joint_count works, given buffers that large.
  */
@@ -331,7 +332,8 @@ SKIN_API skin_status skin_validate(const skin_mesh_desc *mesh, uint32_t joint_co
  * (unit quaternion xyzw; NULL = identity), scales: 3 floats/joint
  * (NULL = one).  Joints must be parent-first: parents[j] < j, or negative for
  * a root; otherwise SKIN_ERROR_INVALID_HIERARCHY and nothing is written.
- * model_out: 12 floats per joint.
+ * model_out: 12 floats per joint.  Errors: NULL_ARGUMENT (parents or
+ * model_out NULL), INVALID_COUNT (joint_count 0), INVALID_HIERARCHY.
  */
 SKIN_API skin_status skin_pose_to_matrices(uint32_t joint_count, const int32_t *parents,
                                            const float *translations, const float *rotations,
@@ -339,7 +341,8 @@ SKIN_API skin_status skin_pose_to_matrices(uint32_t joint_count, const int32_t *
 
 /**
  * Skinning matrices: out[j] = model[j] * inverse_bind[j] (all 3x4, 12 floats
- * per joint).  out may alias model but not inverse_bind.
+ * per joint).  out may alias model but not inverse_bind.  Errors:
+ * NULL_ARGUMENT, INVALID_COUNT (joint_count 0).
  */
 SKIN_API skin_status skin_apply_inverse_bind(uint32_t joint_count, const float *model,
                                              const float *inverse_bind, float *out);
@@ -373,7 +376,8 @@ SKIN_API uint32_t skin_matrix_to_dual_quat(const float matrix[12], float dq[8], 
  * each).  *nonrigid_count (may be NULL) receives the number of joints whose
  * transform the output cannot represent: any SKIN_NONRIGID_* bit, except that
  * SCALE, NONUNIFORM and MIRROR are representable when scales are returned
- * (a mirror becomes a negative x scale).
+ * (a mirror becomes a negative x scale).  Errors: NULL_ARGUMENT (matrices
+ * or dual_quats NULL), INVALID_COUNT (joint_count 0).
  */
 SKIN_API skin_status skin_matrices_to_dual_quats(uint32_t joint_count, const float *matrices,
                                                  float *dual_quats, float *scales,
@@ -487,7 +491,8 @@ SKIN_API skin_status skin_quantize_weights(size_t vertex_count, uint32_t influen
  */
 SKIN_API skin_status skin_matrices_from_4x4(uint32_t count, const float *column_major, float *out);
 
-/** out = a x b for affine 3x4 row-major matrices; out may alias a or b. */
+/** out = a x b for affine 3x4 row-major matrices; out may alias a or b.
+ *  Returns nothing: with a, b or out NULL it writes nothing. */
 SKIN_API void skin_matrix_multiply(const float a[12], const float b[12], float out[12]);
 
 /**
