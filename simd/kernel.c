@@ -89,7 +89,11 @@ ALWAYS_INLINE vf fetch1(const source *s, vi j, const int32_t *jl, int e, const i
     return v_loadu(tmp);
 }
 
-/* acc[e] += sum_i w[i] * component (first + e) of joint j[i], e < n, for
+/* w x + acc, or w x for slot 0: every blend starts with its first
+ * product, never with a +0 it would have to add. */
+ALWAYS_INLINE vf madd(vf w, vf x, vf acc, uint32_t slot) { return slot ? v_fmadd(w, x, acc) : v_mul(w, x); }
+
+/* acc[e] = sum_i w[i] * component (first + e) of joint j[i], e < n, for
  * the table kinds: component by component, so each table is loaded once
  * per block rather than once per influence. */
 ALWAYS_INLINE void blend_table(const source *s, const vi *j, const vf *w, int first, int n, vf *acc,
@@ -97,7 +101,7 @@ ALWAYS_INLINE void blend_table(const source *s, const vi *j, const vf *w, int fi
 {
     UNROLL for (int e = 0; e < n; ++e)
         UNROLL for (uint32_t i = 0; i < k; ++i)
-            acc[e] = v_fmadd(w[i], table_fetch(s, j[i], first + e, kind), acc[e]);
+            acc[e] = madd(w[i], table_fetch(s, j[i], first + e, kind), acc[e], i);
 }
 
 /* ----------------------------------------------------------------- blocks */
@@ -112,47 +116,119 @@ typedef struct inputs {
 typedef struct kctx {
     const skin_job *job;
     vi jmax;
+    int joints_u8;                     /* the mesh's formats, kept here so */
+    skin_weight_format weight_format;  /* the block loop holds them locally */
     int kind;               /* FETCH_* for every source of this call */
     source mat, nmat, dq, sc;
 } kctx;
 
-typedef struct influences {
-    vi j[SKIN_MAX_INFLUENCES];
-    vf w[SKIN_MAX_INFLUENCES];
-    int32_t jl[SKIN_MAX_INFLUENCES][W];
-} influences;
+/* Influences of up to STAGE vertices, converted once by stage() from the
+ * mesh's formats: joints clamped to the palette, their byte offsets into
+ * the 3x4 palette (48 j), and float weights (wp[i]: the stream itself when
+ * it holds floats, else w[i]).  The block code then reads one format
+ * only, from memory, with no branch on the format. */
+#define STAGE 64
+typedef struct staged {
+    int32_t j[SKIN_MAX_INFLUENCES][STAGE];
+    int32_t off[SKIN_MAX_INFLUENCES][STAGE];
+    float w[SKIN_MAX_INFLUENCES][STAGE];
+    const float *wp[SKIN_MAX_INFLUENCES];
+} staged;
 
-ALWAYS_INLINE void load_influences(const kctx *c, const inputs *in, size_t v, influences *f,
-                                   const uint32_t k, const int kind)
+/* Slots [0, k) of vertices v .. v+n-1 of `in` (n a multiple of W, at most
+ * STAGE) into st. */
+ALWAYS_INLINE void stage_slots(const kctx *c, const inputs *in, size_t v, size_t n, uint32_t k, staged *st)
 {
-    const skin_mesh_desc *m = c->job->mesh;
     for (uint32_t i = 0; i < k; ++i) {
-        vi j = m->joint_format == SKIN_JOINT_U8 ? v_load_u8((const uint8_t *)in->joints[i] + v)
-                                                : v_load_u16((const uint16_t *)in->joints[i] + v);
-        f->j[i] = v_min_i32(j, c->jmax);
-        if (!IS_TABLE(kind)) v_store_i32(f->jl[i], f->j[i]);
-        switch (m->weight_format) {
+        for (size_t o = 0; o < n; o += W) {
+            vi j = c->joints_u8 ? v_load_u8((const uint8_t *)in->joints[i] + v + o)
+                                : v_load_u16((const uint16_t *)in->joints[i] + v + o);
+            j = v_min_i32(j, c->jmax);
+            v_store_i32(&st->j[i][o], j);
+            v_store_i32(&st->off[i][o], v_slli_i32(v_add_i32(j, v_add_i32(j, j)), 4));
+        }
+        st->wp[i] = st->w[i];
+        switch (c->weight_format) {
         case SKIN_WEIGHT_UNORM16:
-            f->w[i] = v_mul(v_from_u32(v_load_u16((const uint16_t *)in->weights[i] + v)),
-                            v_set1(1.0f / 65535.0f));
+            for (size_t o = 0; o < n; o += W)
+                v_storeu(&st->w[i][o], v_mul(v_from_u32(v_load_u16((const uint16_t *)in->weights[i] + v + o)),
+                                             v_set1(1.0f / 65535.0f)));
             break;
         case SKIN_WEIGHT_UNORM8:
-            f->w[i] = v_mul(v_from_u32(v_load_u8((const uint8_t *)in->weights[i] + v)),
-                            v_set1(1.0f / 255.0f));
+            for (size_t o = 0; o < n; o += W)
+                v_storeu(&st->w[i][o], v_mul(v_from_u32(v_load_u8((const uint8_t *)in->weights[i] + v + o)),
+                                             v_set1(1.0f / 255.0f)));
             break;
-        default: f->w[i] = v_loadu((const float *)in->weights[i] + v);
+        default: st->wp[i] = (const float *)in->weights[i] + v;
         }
     }
 }
 
-#if W <= 8
-/* Each slot's weights, and its joints as byte offsets 48 j into the 3x4
- * palette, stored for the per-lane row blends. */
-ALWAYS_INLINE void stage_lanes(const influences *f, const uint32_t k, float w[][W], int32_t offset[][W])
+/* Out of line: one copy serves every block function. */
+static __attribute__((noinline)) void stage(const kctx *c, const inputs *in, size_t v, size_t n, uint32_t k,
+                                            staged *st)
 {
+    stage_slots(c, in, v, n, k, st);
+}
+
+/* One block's influences: vectors, and the lanes' joints, byte offsets
+ * and weights in memory for the per-lane paths (lane_joints, lane_offset,
+ * lane_weights).  4 and 8 lanes read them from the staged chunk (SSE2 LBS
+ * measured 13% faster for it); 16 lanes load the block straight from the
+ * streams and keep the joints in jl, because staging measured slower
+ * there: the table fetches want the joints in a register. */
+#if W <= 8
+#define STAGED 1
+#else
+#define STAGED 0
+#endif
+typedef struct influences {
+    vi j[SKIN_MAX_INFLUENCES];
+    vf w[SKIN_MAX_INFLUENCES];
+#if STAGED
+    const staged *st;
+    size_t o;
+#else
+    int32_t jl[SKIN_MAX_INFLUENCES][W];
+#endif
+} influences;
+
+#if STAGED
+ALWAYS_INLINE const int32_t *lane_joints(const influences *f, uint32_t i) { return &f->st->j[i][f->o]; }
+ALWAYS_INLINE int32_t lane_offset(const influences *f, uint32_t i, int l) { return f->st->off[i][f->o + (size_t)l]; }
+ALWAYS_INLINE const float *lane_weights(const influences *f, uint32_t i) { return f->st->wp[i] + f->o; }
+
+ALWAYS_INLINE void load_influences(const kctx *c, const inputs *in, size_t v, const staged *st, size_t o,
+                                   influences *f, const uint32_t k, const int kind)
+{
+    (void)c, (void)in, (void)v, (void)kind;
+    f->st = st, f->o = o;
     UNROLL for (uint32_t i = 0; i < k; ++i) {
-        v_storeu(w[i], f->w[i]);
-        v_store_i32(offset[i], v_slli_i32(v_add_i32(f->j[i], v_add_i32(f->j[i], f->j[i])), 4));
+        f->j[i] = v_loadu_i32(lane_joints(f, i));
+        f->w[i] = v_loadu(lane_weights(f, i));
+    }
+}
+#else
+ALWAYS_INLINE const int32_t *lane_joints(const influences *f, uint32_t i) { return f->jl[i]; }
+
+ALWAYS_INLINE void load_influences(const kctx *c, const inputs *in, size_t v, const staged *st, size_t o,
+                                   influences *f, const uint32_t k, const int kind)
+{
+    (void)st, (void)o;
+    for (uint32_t i = 0; i < k; ++i) {
+        vi j = c->joints_u8 ? v_load_u8((const uint8_t *)in->joints[i] + v)
+                            : v_load_u16((const uint16_t *)in->joints[i] + v);
+        f->j[i] = v_min_i32(j, c->jmax);
+        if (!IS_TABLE(kind)) v_store_i32(f->jl[i], f->j[i]);
+        switch (c->weight_format) {
+        case SKIN_WEIGHT_UNORM16:
+            f->w[i] = v_mul(v_from_u32(v_load_u16((const uint16_t *)in->weights[i] + v)), v_set1(1.0f / 65535.0f));
+            break;
+        case SKIN_WEIGHT_UNORM8:
+            f->w[i] = v_mul(v_from_u32(v_load_u8((const uint8_t *)in->weights[i] + v)), v_set1(1.0f / 255.0f));
+            break;
+        default: f->w[i] = v_loadu((const float *)in->weights[i] + v);
+        }
     }
 }
 #endif
@@ -162,27 +238,25 @@ ALWAYS_INLINE void stage_lanes(const influences *f, const uint32_t k, float w[][
  * 0-1 are one 8-float load blended in a ymm, and row 2 of lanes p and p+4
  * share a ymm whose weights come from one in-lane permute of the weight
  * vector.  One transpose per block turns the rows into the 12 components.
- * Per component these are the same fused multiply-adds, in slot order, as
- * every other path of this ISA. */
+ * Weights are broadcast from memory (a load, not a shuffle): straight from
+ * a float stream, else from the converted weights in `staged`.  Per
+ * component these are the same multiply-adds, in slot order, as every
+ * other path of this ISA. */
 ALWAYS_INLINE void blend_lanes(const source *s, const influences *f, vf *m, const uint32_t k)
 {
-    float w[SKIN_MAX_INFLUENCES][W];
-    int32_t offset[SKIN_MAX_INFLUENCES][W];
-    stage_lanes(f, k, w, offset);
-    /* broadcasts as loads, not port-5 shuffles of the stored vector */
-    __asm__ volatile("" ::: "memory");
     const char *base = (const char *)s->base;
     vf rows01[W], row2[4];
     /* Pair by pair, so only three accumulators are live at a time. */
     UNROLL for (int p = 0; p < 4; ++p) {
-        vf a01 = v_zero(), b01 = v_zero(), ab2 = v_zero();
+        vf a01 = v_zero(), b01 = a01, ab2 = a01;
         UNROLL for (uint32_t i = 0; i < k; ++i) {
-            const float *a = (const float *)(base + offset[i][p]), *b = (const float *)(base + offset[i][p + 4]);
-            a01 = v_fmadd(v_set1(w[i][p]), simde_mm256_loadu_ps(a), a01);
-            b01 = v_fmadd(v_set1(w[i][p + 4]), simde_mm256_loadu_ps(b), b01);
+            const float *a = (const float *)(base + lane_offset(f, i, p)), *b = (const float *)(base + lane_offset(f, i, p + 4));
+            const vf wa = simde_mm256_broadcast_ss(lane_weights(f, i) + p), wb = simde_mm256_broadcast_ss(lane_weights(f, i) + p + 4);
             const vf r2 = simde_mm256_insertf128_ps(simde_mm256_castps128_ps256(simde_mm_loadu_ps(a + 8)),
                                                     simde_mm_loadu_ps(b + 8), 1);
-            ab2 = v_fmadd(simde_mm256_permutevar_ps(f->w[i], v_set1_i32(p)), r2, ab2);
+            a01 = madd(wa, simde_mm256_loadu_ps(a), a01, i);
+            b01 = madd(wb, simde_mm256_loadu_ps(b), b01, i);
+            ab2 = madd(simde_mm256_permutevar_ps(f->w[i], v_set1_i32(p)), r2, ab2, i);
         }
         rows01[p] = a01, rows01[p + 4] = b01, row2[p] = ab2;
     }
@@ -198,28 +272,24 @@ ALWAYS_INLINE void blend_lanes(const source *s, const influences *f, vf *m, cons
 }
 #elif W == 4
 /* LBS on the row path with 4 lanes: each lane's three matrix rows are
- * blended in its own registers, then transposed once per block instead of
- * once per influence.  Per component these are the same multiply-adds, in
- * the same order, as the SoA form. */
+ * blended in its own registers (multiplied by a lane of the weight vector:
+ * NEON's lane-indexed FMA, one pshufd on SSE), then transposed once per
+ * block instead of once per influence.  Per component these are the same
+ * multiply-adds, in the same order, as the SoA form. */
 ALWAYS_INLINE void blend_lanes(const source *s, const influences *f, vf *m, const uint32_t k)
 {
-    float w[SKIN_MAX_INFLUENCES][W];
-    int32_t offset[SKIN_MAX_INFLUENCES][W];
-    stage_lanes(f, k, w, offset);
-    /* Compiler barrier: read the weights back from memory, so each
-     * broadcast below is a load, not shuffles on the shuffle port (which
-     * gcc emits when it forwards the vector it just stored). */
-    __asm__ volatile("" ::: "memory");
     const char *base = (const char *)s->base;
     vf rows[3][W];
     UNROLL for (int l = 0; l < W; ++l) {
-        vf r0 = v_zero(), r1 = r0, r2 = r0;
-        UNROLL for (uint32_t i = 0; i < k; ++i) {
-            const float *p = (const float *)(base + offset[i][l]);
-            const vf wl = v_set1(w[i][l]);
-            r0 = v_fmadd(wl, v_loadu(p), r0);
-            r1 = v_fmadd(wl, v_loadu(p + 4), r1);
-            r2 = v_fmadd(wl, v_loadu(p + 8), r2);
+        const float *p = (const float *)(base + lane_offset(f, 0, l));
+        vf r0 = v_mul_lane(v_loadu(p), f->w[0], l);
+        vf r1 = v_mul_lane(v_loadu(p + 4), f->w[0], l);
+        vf r2 = v_mul_lane(v_loadu(p + 8), f->w[0], l);
+        UNROLL for (uint32_t i = 1; i < k; ++i) {
+            p = (const float *)(base + lane_offset(f, i, l));
+            r0 = v_fmadd_lane(r0, v_loadu(p), f->w[i], l);
+            r1 = v_fmadd_lane(r1, v_loadu(p + 4), f->w[i], l);
+            r2 = v_fmadd_lane(r2, v_loadu(p + 8), f->w[i], l);
         }
         rows[0][l] = r0, rows[1][l] = r1, rows[2][l] = r2;
     }
@@ -244,7 +314,7 @@ ALWAYS_INLINE void blend_aos(const source *s, const influences *f, vf *m, const 
     UNROLL for (int l = 0; l < W; ++l) {
         vf acc = v_zero();
         UNROLL for (uint32_t i = 0; i < k; ++i)
-            acc = v_fmadd(v_set1(w[i][l]), simde_mm512_load_ps(s->table + 16 * (size_t)f->jl[i][l]), acc);
+            acc = madd(v_set1(w[i][l]), simde_mm512_load_ps(s->table + 16 * (size_t)lane_joints(f, i)[l]), acc, i);
         a[l] = acc;
     }
     v_transpose16x12(a, m);
@@ -294,7 +364,6 @@ ALWAYS_INLINE void apply(const skin_job *job, const inputs *in, size_t v, const 
  * returns whether nm is used. */
 ALWAYS_INLINE int lbs(const kctx *c, const influences *f, vf *m, vf *nm, const uint32_t k, const int kind)
 {
-    UNROLL for (int e = 0; e < 12; ++e) m[e] = v_zero();
     if (IS_TABLE(kind)) {
         blend_table(&c->mat, f->j, f->w, 0, 12, m, k, kind);
     } else if (kind == FETCH_AOS) {
@@ -307,23 +376,22 @@ ALWAYS_INLINE int lbs(const kctx *c, const influences *f, vf *m, vf *nm, const u
         UNROLL for (uint32_t i = 0; i < k; ++i) {
             UNROLL for (int row = 0; row < 3; ++row) {
                 vf r[4];
-                fetch4(&c->mat, f->j[i], f->jl[i], row, r, kind);
-                UNROLL for (int q = 0; q < 4; ++q) m[4 * row + q] = v_fmadd(f->w[i], r[q], m[4 * row + q]);
+                fetch4(&c->mat, f->j[i], lane_joints(f, i), row, r, kind);
+                UNROLL for (int q = 0; q < 4; ++q) m[4 * row + q] = madd(f->w[i], r[q], m[4 * row + q], i);
             }
         }
     }
     if (!c->nmat.base) return 0;
-    UNROLL for (int e = 0; e < 9; ++e) nm[e] = v_zero();
     if (IS_TABLE(kind)) {
         blend_table(&c->nmat, f->j, f->w, 0, 9, nm, k, kind);
         return 1;
     }
     UNROLL for (uint32_t i = 0; i < k; ++i) {
         vf r[8];
-        fetch4(&c->nmat, f->j[i], f->jl[i], 0, r, kind);
-        fetch4(&c->nmat, f->j[i], f->jl[i], 1, r + 4, kind);
-        UNROLL for (int e = 0; e < 8; ++e) nm[e] = v_fmadd(f->w[i], r[e], nm[e]);
-        nm[8] = v_fmadd(f->w[i], fetch1(&c->nmat, f->j[i], f->jl[i], 8, kind), nm[8]);
+        fetch4(&c->nmat, f->j[i], lane_joints(f, i), 0, r, kind);
+        fetch4(&c->nmat, f->j[i], lane_joints(f, i), 1, r + 4, kind);
+        UNROLL for (int e = 0; e < 8; ++e) nm[e] = madd(f->w[i], r[e], nm[e], i);
+        nm[8] = madd(f->w[i], fetch1(&c->nmat, f->j[i], lane_joints(f, i), 8, kind), nm[8], i);
     }
     return 1;
 }
@@ -339,9 +407,7 @@ ALWAYS_INLINE vf cross_x(vf ay, vf az, vf by, vf bz) { return v_sub(v_mul(ay, bz
  * scales, the normal matrix nm); returns whether nm is used. */
 ALWAYS_INLINE int dqs(const kctx *c, const influences *f, vf *m, vf *nm, const uint32_t k, const int kind)
 {
-    vf b[8], s[3];
-    UNROLL for (int e = 0; e < 8; ++e) b[e] = v_zero();
-    UNROLL for (int e = 0; e < 3; ++e) s[e] = v_zero();
+    vf b[8], s[3] = {v_zero(), v_zero(), v_zero()}; /* s: only with scales */
     const int use_sc = c->sc.base != NULL;
     /* The pivot: per lane, the slot with the largest weight, the first one
      * on ties (a NaN weight never wins). */
@@ -362,12 +428,12 @@ ALWAYS_INLINE int dqs(const kctx *c, const influences *f, vf *m, vf *nm, const u
      * (antipodality). */
     UNROLL for (uint32_t i = 0; i < k; ++i) {
         vf q[8];
-        fetch4(&c->dq, f->j[i], f->jl[i], 0, q, kind);
+        fetch4(&c->dq, f->j[i], lane_joints(f, i), 0, q, kind);
         ws[i] = k > 1 ? v_neg_if(v_lt(dot4(q, pivot), v_zero()), f->w[i]) : f->w[i];
-        UNROLL for (int e = 0; e < 4; ++e) b[e] = v_fmadd(ws[i], q[e], b[e]);
+        UNROLL for (int e = 0; e < 4; ++e) b[e] = madd(ws[i], q[e], b[e], i);
         if (!IS_TABLE(kind)) {
-            fetch4(&c->dq, f->j[i], f->jl[i], 1, q + 4, kind);
-            UNROLL for (int e = 4; e < 8; ++e) b[e] = v_fmadd(ws[i], q[e], b[e]);
+            fetch4(&c->dq, f->j[i], lane_joints(f, i), 1, q + 4, kind);
+            UNROLL for (int e = 4; e < 8; ++e) b[e] = madd(ws[i], q[e], b[e], i);
         }
     }
     if (IS_TABLE(kind)) blend_table(&c->dq, f->j, ws, 4, 4, b + 4, k, kind);
@@ -377,7 +443,7 @@ ALWAYS_INLINE int dqs(const kctx *c, const influences *f, vf *m, vf *nm, const u
         } else {
             UNROLL for (uint32_t i = 0; i < k; ++i)
                 UNROLL for (int e = 0; e < 3; ++e)
-                    s[e] = v_fmadd(f->w[i], fetch1(&c->sc, f->j[i], f->jl[i], e, kind), s[e]);
+                    s[e] = madd(f->w[i], fetch1(&c->sc, f->j[i], lane_joints(f, i), e, kind), s[e], i);
         }
     }
     vf n2 = dot4(b, b);
@@ -428,22 +494,23 @@ ALWAYS_INLINE void normalize3(vf *x, vf *y, vf *z)
     *x = v_mul(*x, inv), *y = v_mul(*y, inv), *z = v_mul(*z, inv);
 }
 
-/* Skins W vertices starting at index v of `in` into o[0..9]. */
-ALWAYS_INLINE void skin_block(const kctx *c, const inputs *in, size_t v, vf o[SKIN_COMPONENTS],
-                              const int method, const uint32_t k, const int kind)
+/* Skins W vertices starting at index v of `in`, whose influences are
+ * staged at o of st, into out[0..9]. */
+ALWAYS_INLINE void skin_block(const kctx *c, const inputs *in, const staged *st, size_t o, size_t v,
+                              vf out[SKIN_COMPONENTS], const int method, const uint32_t k, const int kind)
 {
     const skin_job *job = c->job;
     influences f;
-    load_influences(c, in, v, &f, k, kind);
+    load_influences(c, in, v, st, o, &f, k, kind);
     vf m[12], nm[9];
     const int use_nm = method == SKIN_LBS ? lbs(c, &f, m, nm, k, kind) : dqs(c, &f, m, nm, k, kind);
     if (use_nm) /* two calls, not a pointer to either, keep m and nm in registers */
-        apply(job, in, v, m, nm, o);
+        apply(job, in, v, m, nm, out);
     else
-        apply(job, in, v, m, NULL, o);
+        apply(job, in, v, m, NULL, out);
     if (job->normalize) {
-        normalize3(&o[3], &o[4], &o[5]);
-        normalize3(&o[6], &o[7], &o[8]);
+        normalize3(&out[3], &out[4], &out[5]);
+        normalize3(&out[6], &out[7], &out[8]);
     }
 }
 
@@ -635,14 +702,14 @@ ALWAYS_INLINE void store_block(const skin_job *job, writer *wr, const vf *o, siz
             wr->bmin[e] = v_min(o[e], wr->bmin[e]); /* a NaN lane keeps the bound */
             wr->bmax[e] = v_max(o[e], wr->bmax[e]);
         }
-    if (wr->tight == 4) {
+    if (wr->packed == 10) { /* the common vertex first */
+        store_packed(job, wr, o, v, 10);
+    } else if (wr->tight == 4) {
         store_tight_packed(job, o, v, 4);
     } else if (wr->tight == 5) {
         store_tight_packed(job, o, v, 5);
     } else if (wr->tight == 7) {
         store_tight_packed(job, o, v, 7);
-    } else if (wr->packed == 10) {
-        store_packed(job, wr, o, v, 10);
     } else if (wr->packed == 6) {
         store_packed(job, wr, o, v, 6);
     } else if (wr->packed == 3) {
@@ -664,15 +731,33 @@ ALWAYS_INLINE void store_block(const skin_job *job, writer *wr, const vf *o, siz
 ALWAYS_INLINE void blocks(const kctx *c, const inputs *in, size_t v, size_t end, writer *wr,
                           vf *out, const int method, const uint32_t k, const int kind)
 {
+    /* Local copies: the stores below may write through char pointers,
+     * which would make the compiler reload every field it reads through c
+     * and in for each block. */
+#if STAGED
+    const kctx lc = *c;
+    const inputs lin = *in;
+#else /* measured no better without staging */
+#define lc (*c)
+#define lin (*in)
+#endif
+    staged st;
     if (out) {
-        skin_block(c, in, v, out, method, k, kind);
+        if (STAGED) stage(&lc, &lin, v, W, k, &st);
+        skin_block(&lc, &lin, &st, 0, v, out, method, k, kind);
         return;
     }
-    for (; v + W <= end; v += W) {
-        vf o[SKIN_COMPONENTS];
-        skin_block(c, in, v, o, method, k, kind);
-        store_block(c->job, wr, o, v);
+    while (v + W <= end) {
+        const size_t n = end - v < STAGE ? (end - v) / W * W : STAGE;
+        if (STAGED) stage(&lc, &lin, v, n, k, &st);
+        for (size_t o = 0; o < n; o += W, v += W) {
+            vf x[SKIN_COMPONENTS];
+            skin_block(&lc, &lin, &st, o, v, x, method, k, kind);
+            store_block(c->job, wr, x, v);
+        }
     }
+#undef lc
+#undef lin
 }
 
 /* One copy of the block loop per method, influence count and fetch kind,
@@ -708,8 +793,9 @@ static const blocks_fn blocks_table[SKIN_MAX_INFLUENCES][FETCH_KINDS] = KINDS_AL
 /* Influence slots of the block at v that count: trailing slots whose
  * weights are zero (+0 or -0) in every lane are dropped, and the block is
  * skinned as a mesh with fewer influences.  Real meshes store most vertices'
- * unused slots as zeros at the end.  A term 0 * M adds nothing to a blend
- * that starts at +0, so for finite palettes no bit changes. */
+ * unused slots as zeros at the end.  For finite palettes a term 0 * M
+ * changes at most the sign of a zero, and the choice is the block's own
+ * (absolute position), so no split of the range changes a bit. */
 /* Slot i's W weights (f32 bits without the sign, or unorm integers) and
  * joints, as 32-bit lanes. */
 ALWAYS_INLINE vi weight_bits(const skin_mesh_desc *m, const inputs *in, uint32_t i, size_t v)
@@ -848,6 +934,8 @@ void SKIN_KERNEL_NAME(const skin_job *job)
     memset(&c, 0, sizeof c);
     c.job = job;
     c.jmax = v_set1_i32((int32_t)job->joint_max);
+    c.joints_u8 = m->joint_format == SKIN_JOINT_U8;
+    c.weight_format = m->weight_format;
     if (job->method == SKIN_LBS) {
         c.mat = (source){.base = pal->matrices, .stride = 12};
         c.nmat = (source){.base = pal->normal_matrices, .stride = 9};

@@ -321,6 +321,42 @@ static inline vi v_load_u8(const uint8_t *p)
     return simde_mm_unpacklo_epi16(simde_mm_unpacklo_epi8(simde_mm_loadu_si32(p), z), z);
 }
 static inline vf v_rows(const float *const *r, int a) { return simde_mm_loadu_ps(r[a]); }
+/* acc + a * (lane l of w), and a * (lane l of w), l a constant: NEON
+ * multiplies by a lane directly; SSE broadcasts the lane with one pshufd
+ * (a copy-free shuffle, unlike shufps). */
+#if defined(SIMDE_ARM_NEON_A64V8_NATIVE)
+static inline vf v_fmadd_lane(vf acc, vf a, vf w, int l)
+{
+    switch (l) { /* the lane must be a literal */
+    case 0: return vfmaq_laneq_f32(acc, a, w, 0);
+    case 1: return vfmaq_laneq_f32(acc, a, w, 1);
+    case 2: return vfmaq_laneq_f32(acc, a, w, 2);
+    default: return vfmaq_laneq_f32(acc, a, w, 3);
+    }
+}
+static inline vf v_mul_lane(vf a, vf w, int l)
+{
+    switch (l) {
+    case 0: return vmulq_laneq_f32(a, w, 0);
+    case 1: return vmulq_laneq_f32(a, w, 1);
+    case 2: return vmulq_laneq_f32(a, w, 2);
+    default: return vmulq_laneq_f32(a, w, 3);
+    }
+}
+#else
+static inline vf v_bcast_lane(vf w, int l)
+{
+    const simde__m128i x = simde_mm_castps_si128(w);
+    switch (l) { /* literal immediates, also at -O0 */
+    case 0: return simde_mm_castsi128_ps(simde_mm_shuffle_epi32(x, 0x00));
+    case 1: return simde_mm_castsi128_ps(simde_mm_shuffle_epi32(x, 0x55));
+    case 2: return simde_mm_castsi128_ps(simde_mm_shuffle_epi32(x, 0xAA));
+    default: return simde_mm_castsi128_ps(simde_mm_shuffle_epi32(x, 0xFF));
+    }
+}
+#define v_fmadd_lane(acc, a, w, l) v_fmadd(v_bcast_lane(w, l), a, acc)
+#define v_mul_lane(a, w, l) v_mul(v_bcast_lane(w, l), a)
+#endif
 static inline vf v_unpacklo(vf a, vf b) { return simde_mm_unpacklo_ps(a, b); }
 static inline vf v_unpackhi(vf a, vf b) { return simde_mm_unpackhi_ps(a, b); }
 static inline vf v_unpacklo64(vf a, vf b) { return simde_mm_movelh_ps(a, b); }

@@ -31,6 +31,7 @@
         kctx c;                                                                                 \
         memset(&c, 0, sizeof c);                                                                \
         c.job = &job, c.jmax = v_set1_i32(63), c.kind = FETCH_ROWS;                             \
+        c.weight_format = SKIN_WEIGHT_F32;                                                      \
         c.mat = (source){.base = pal->matrices, .stride = 12};                                  \
         c.dq = (source){.base = pal->dual_quats, .stride = 8};                                  \
         inputs in = {{mesh.px, mesh.py, mesh.pz, mesh.nx, mesh.ny, mesh.nz, mesh.tx, mesh.ty, mesh.tz, mesh.tw}, \
@@ -41,7 +42,9 @@
         wr.packed = 10;                                                                         \
         __asm__ volatile(MCA_COMMENT " LLVM-MCA-BEGIN " #name ::: "memory");                              \
         vf o[SKIN_COMPONENTS];                                                                  \
-        skin_block(&c, &in, 0, o, method_, k_, FETCH_ROWS);                                     \
+        staged st; /* the block's share of the staging pass */                                  \
+        if (STAGED) stage_slots(&c, &in, 0, W, k_, &st);                                        \
+        skin_block(&c, &in, &st, 0, 0, o, method_, k_, FETCH_ROWS);                             \
         store_packed(&job, &wr, o, 0, 10); /* the 40-byte vertex */                    \
         __asm__ volatile(MCA_COMMENT " LLVM-MCA-END " #name ::: "memory");                                \
     }
