@@ -128,6 +128,7 @@ typedef struct kctx {
  * it holds floats, else w[i]).  The block code then reads one format
  * only, from memory, with no branch on the format. */
 #define STAGE 64
+#define STAGED (W <= 8) /* see influences */
 typedef struct staged {
     int32_t j[SKIN_MAX_INFLUENCES][STAGE];
     int32_t off[SKIN_MAX_INFLUENCES][STAGE];
@@ -177,11 +178,6 @@ static __attribute__((noinline)) void stage(const kctx *c, const inputs *in, siz
  * measured 13% faster for it); 16 lanes load the block straight from the
  * streams and keep the joints in jl, because staging measured slower
  * there: the table fetches want the joints in a register. */
-#if W <= 8
-#define STAGED 1
-#else
-#define STAGED 0
-#endif
 typedef struct influences {
     vi j[SKIN_MAX_INFLUENCES];
     vf w[SKIN_MAX_INFLUENCES];
@@ -731,33 +727,35 @@ ALWAYS_INLINE void store_block(const skin_job *job, writer *wr, const vf *o, siz
 ALWAYS_INLINE void blocks(const kctx *c, const inputs *in, size_t v, size_t end, writer *wr,
                           vf *out, const int method, const uint32_t k, const int kind)
 {
+#if STAGED
     /* Local copies: the stores below may write through char pointers,
      * which would make the compiler reload every field it reads through c
-     * and in for each block. */
-#if STAGED
-    const kctx lc = *c;
-    const inputs lin = *in;
-#else /* measured no better without staging */
-#define lc (*c)
-#define lin (*in)
+     * and in for each block.  (With 16 lanes the copies measured slower.) */
+    const kctx c_copy = *c;
+    const inputs in_copy = *in;
+    staged chunk;
+    const kctx *const lc = &c_copy;
+    const inputs *const lin = &in_copy;
+    staged *const st = &chunk;
+#else
+    const kctx *const lc = c;
+    const inputs *const lin = in;
+    staged *const st = NULL; /* each block loads its own influences */
 #endif
-    staged st;
     if (out) {
-        if (STAGED) stage(&lc, &lin, v, W, k, &st);
-        skin_block(&lc, &lin, &st, 0, v, out, method, k, kind);
+        if (STAGED) stage(lc, lin, v, W, k, st);
+        skin_block(lc, lin, st, 0, v, out, method, k, kind);
         return;
     }
     while (v + W <= end) {
         const size_t n = end - v < STAGE ? (end - v) / W * W : STAGE;
-        if (STAGED) stage(&lc, &lin, v, n, k, &st);
+        if (STAGED) stage(lc, lin, v, n, k, st);
         for (size_t o = 0; o < n; o += W, v += W) {
             vf x[SKIN_COMPONENTS];
-            skin_block(&lc, &lin, &st, o, v, x, method, k, kind);
+            skin_block(lc, lin, st, o, v, x, method, k, kind);
             store_block(c->job, wr, x, v);
         }
     }
-#undef lc
-#undef lin
 }
 
 /* One copy of the block loop per method, influence count and fetch kind,
