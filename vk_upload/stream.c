@@ -200,10 +200,16 @@ VkResult skin_vk_stream_acquire(skin_vk_stream *s, uint64_t timeout, skin_vk_fra
     return VK_SUCCESS;
 }
 
+/* f is a region of this stream that is acquired now, as acquire gave it
+ * (not a frame of another stream, nor one committed since). */
 static int frame_ok(const skin_vk_stream *s, const skin_vk_frame *f)
 {
-    return s && f && f->region < s->region_count &&
-           s->region[f->region].state == REGION_ACQUIRED;
+    if (!s || !f || f->region >= s->region_count ||
+        s->region[f->region].state != REGION_ACQUIRED)
+        return 0;
+    VkDeviceSize offset = s->region_size * f->region;
+    return f->buffer == draw_buffer(s) && f->offset == offset && f->size == s->region_size &&
+           f->mapped == (char *)s->host.mapped + offset;
 }
 
 VkResult skin_vk_frame_alloc(skin_vk_stream *s, const skin_vk_frame *frame, size_t vertex_count,
