@@ -385,8 +385,10 @@ typedef struct skin_vk_gpu_call {
  * maxStorageBufferRange, VK_ERROR_VALIDATION_FAILED_EXT for bad arguments
  * (NULL pointers, a missing palette array, a joint_count mismatch, attributes
  * the mesh lacks, unknown method/packing/layout/flags, SoA with packing, an
- * empty or out-of-range vertex range), or a flush, pipeline or descriptor
- * error.
+ * empty or out-of-range vertex range, a frame not acquired now or of another
+ * stream), or a flush, pipeline or descriptor error such as
+ * VK_ERROR_OUT_OF_HOST_MEMORY.  On any error nothing is taken from the
+ * frame and nothing is recorded into cmd.
  * Thread safety: externally synchronised on the stream, the mesh and cmd.
  */
 SKIN_VK_API VkResult skin_vk_gpu_skin(skin_vk_gpu_mesh *mesh, skin_vk_stream *stream,
