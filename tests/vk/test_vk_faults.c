@@ -6,7 +6,7 @@
  * VkAllocationCallbacks given to the library.  For n = 0, 1, ... the n-th
  * point fails with an out-of-memory error, until a whole frame (ring,
  * acquire, CPU slot, GPU pipeline, mesh upload, LBS and DQS GPU calls,
- * commit) runs without reaching n.  In every ring mode each call on the way
+ * commit), or a skin_vk_choose_path measurement, runs without reaching n.  In every ring mode each call on the way
  * must return VK_SUCCESS or VK_ERROR_OUT_OF_HOST_MEMORY /
  * VK_ERROR_OUT_OF_DEVICE_MEMORY, leave its object NULL when it fails, and
  * take nothing from the frame when a GPU call fails (the retry gets the
@@ -79,7 +79,24 @@ static fault *current;
        VkDescriptorPool *o),                                                                \
       (d, i, a, o))                                                                         \
     X(AllocateDescriptorSets, VK_ERROR_OUT_OF_HOST_MEMORY,                                  \
-      (VkDevice d, const VkDescriptorSetAllocateInfo *i, VkDescriptorSet *o), (d, i, o))
+      (VkDevice d, const VkDescriptorSetAllocateInfo *i, VkDescriptorSet *o), (d, i, o))     \
+    X(CreateCommandPool, VK_ERROR_OUT_OF_HOST_MEMORY,                                       \
+      (VkDevice d, const VkCommandPoolCreateInfo *i, const VkAllocationCallbacks *a,        \
+       VkCommandPool *o),                                                                   \
+      (d, i, a, o))                                                                         \
+    X(AllocateCommandBuffers, VK_ERROR_OUT_OF_HOST_MEMORY,                                  \
+      (VkDevice d, const VkCommandBufferAllocateInfo *i, VkCommandBuffer *o), (d, i, o))     \
+    X(CreateFence, VK_ERROR_OUT_OF_HOST_MEMORY,                                             \
+      (VkDevice d, const VkFenceCreateInfo *i, const VkAllocationCallbacks *a, VkFence *o),  \
+      (d, i, a, o))                                                                         \
+    X(CreateQueryPool, VK_ERROR_OUT_OF_HOST_MEMORY,                                         \
+      (VkDevice d, const VkQueryPoolCreateInfo *i, const VkAllocationCallbacks *a,          \
+       VkQueryPool *o),                                                                     \
+      (d, i, a, o))                                                                         \
+    X(BeginCommandBuffer, VK_ERROR_OUT_OF_HOST_MEMORY,                                      \
+      (VkCommandBuffer c, const VkCommandBufferBeginInfo *i), (c, i))                       \
+    X(QueueSubmit, VK_ERROR_OUT_OF_HOST_MEMORY,                                             \
+      (VkQueue q, uint32_t n, const VkSubmitInfo *i, VkFence f), (q, n, i, f))
 
 #define FAULTY(name, error, params, args)                                  \
     static VkResult VKAPI_PTR faulty_##name params                         \
@@ -248,6 +265,36 @@ static int frame(vkh *h, rig *rg, uint32_t flags, long n)
     return !f.failed;
 }
 
+/* skin_vk_choose_path measuring one frame of each path with Vulkan fault
+ * point n failing: VK_SUCCESS (a failed timestamp pool only turns
+ * timestamps off) or an out-of-memory error, and no object left behind.
+ * No failing allocator here: its command pool would hand it to the driver's
+ * command recording, where lavapipe does not check allocations (vkCmd*
+ * cannot fail) and crashes. */
+static int choose(vkh *h, rig *rg, long n)
+{
+    fault f = {.fail_at = n};
+    skin_vk_path_query q = {.physical_device = h->vk.phys,
+                            .device = h->vk.device,
+                            .queue_family_index = h->vk.family,
+                            .queue = h->vk.queue,
+                            .mesh = &rg->mesh,
+                            .palette = &rg->palette,
+                            .method = SKIN_DQS,
+                            .attributes = SKIN_VK_NORMAL,
+                            .frames = 1,
+                            .get_instance_proc_addr = faulty_instance_proc,
+                            .instance = h->vk.instance};
+    skin_vk_path_report rep;
+    current = &f;
+    VkResult r = skin_vk_choose_path(&q, &rep);
+    current = NULL;
+    (void)step(r, 0, "skin_vk_choose_path");
+    VKH_EXPECT(r != VK_SUCCESS || rep.measured);
+    vkDeviceWaitIdle(h->vk.device);
+    return !f.failed;
+}
+
 int main(void)
 {
     vkh h;
@@ -261,12 +308,17 @@ int main(void)
         return 1;
     }
     const uint32_t modes[3] = {0, SKIN_VK_FORCE_NONCOHERENT, SKIN_VK_FORCE_STAGING};
+    const char *names[3] = {"default ring", "FORCE_NONCOHERENT ring", "FORCE_STAGING ring"};
     for (int m = 0; m < 3; ++m) {
         long n = 0;
         while (n < 1000 && !frame(&h, &rg, modes[m], n)) ++n;
-        printf("flags %u: %ld fault points in a whole frame, each failed once\n", modes[m], n);
+        printf("%s: %ld fault points in a whole frame, each failed once\n", names[m], n);
         VKH_EXPECT(n > 0 && n < 1000);
     }
+    long n = 0;
+    while (n < 1000 && !choose(&h, &rg, n)) ++n;
+    printf("skin_vk_choose_path: %ld fault points, each failed once\n", n);
+    VKH_EXPECT(n > 0 && n < 1000);
     rig_free(&rg);
     printf("%d out-of-memory report(s) from the driver (expected)\n", h.vk.oom_messages);
     int messages = vkh_finish(&h);
