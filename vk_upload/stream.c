@@ -200,10 +200,16 @@ VkResult skin_vk_stream_acquire(skin_vk_stream *s, uint64_t timeout, skin_vk_fra
     return VK_SUCCESS;
 }
 
+/* f is a region of this stream that is acquired now, as acquire gave it
+ * (not a frame of another stream, nor one committed since). */
 static int frame_ok(const skin_vk_stream *s, const skin_vk_frame *f)
 {
-    return s && f && f->region < s->region_count &&
-           s->region[f->region].state == REGION_ACQUIRED;
+    if (!s || !f || f->region >= s->region_count ||
+        s->region[f->region].state != REGION_ACQUIRED)
+        return 0;
+    VkDeviceSize offset = s->region_size * f->region;
+    return f->buffer == draw_buffer(s) && f->offset == offset && f->size == s->region_size &&
+           f->mapped == (char *)s->host.mapped + offset;
 }
 
 VkResult skin_vk_frame_alloc(skin_vk_stream *s, const skin_vk_frame *frame, size_t vertex_count,
@@ -324,14 +330,16 @@ VkResult vk_stream_alloc_gpu(skin_vk_stream *s, const skin_vk_frame *frame, size
     VkDeviceSize out_at = end - out_bytes, pal_at = out_at - pal_bytes;
     VkResult r = call_set(s, ri, pal_at, all, out_at, exact, set);
     if (r != VK_SUCCESS) return r;
+    memcpy((char *)s->host.mapped + pal_at, palette, (size_t)palette_bytes);
+    if (extra_bytes)
+        memcpy((char *)s->host.mapped + pal_at + palette_bytes, extra, (size_t)extra_bytes);
+    /* Taken only when everything succeeded (the set stays in the pool). */
+    if ((r = vk_block_flush(&s->c, &s->host, pal_at, all, s->flushes)) != VK_SUCCESS) return r;
     s->region[ri].gpu_used += out_bytes + pal_bytes;
     memset(slot, 0, sizeof *slot);
     slot->buffer = draw_buffer(s);
     slot->offset = out_at;
     slot->vertex_count = vertex_count;
     slot->layout = *layout;
-    memcpy((char *)s->host.mapped + pal_at, palette, (size_t)palette_bytes);
-    if (extra_bytes)
-        memcpy((char *)s->host.mapped + pal_at + palette_bytes, extra, (size_t)extra_bytes);
-    return vk_block_flush(&s->c, &s->host, pal_at, all, s->flushes);
+    return VK_SUCCESS;
 }

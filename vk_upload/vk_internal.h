@@ -94,8 +94,9 @@ VkResult vk_frame_set_layout_create(const vk_ctx *c, VkDescriptorSetLayout *layo
  * the mapped buffer and flushes it when the ring flushes; allocates from the
  * region's descriptor pools (reset at acquire) a set pointing at exactly the
  * palette and the slot.  VK_ERROR_OUT_OF_POOL_MEMORY when the region lacks
- * room (nothing is taken), VK_ERROR_FEATURE_NOT_PRESENT when the slot is
- * larger than maxStorageBufferRange, or a descriptor pool error. */
+ * room, VK_ERROR_FEATURE_NOT_PRESENT when the slot is larger than
+ * maxStorageBufferRange, or a descriptor pool or flush error; on any error
+ * nothing is taken from the region. */
 /* The strided skin_output for a slot's mapped vertices in `layout`
  * (streaming stores, packed vectors as the layout says) (pack.c). */
 void vk_slot_output(void *mapped, const skin_vk_vertex_layout *layout, skin_output *o);

@@ -232,7 +232,8 @@ typedef struct skin_vk_slot {
  * left (nothing is allocated); VK_ERROR_FORMAT_NOT_SUPPORTED if the device
  * cannot read the layout's formats as vertex attributes;
  * VK_ERROR_VALIDATION_FAILED_EXT for bad arguments or a frame that is not
- * acquired.  No Vulkan call.
+ * acquired now (committed already, or a frame of another stream).  No
+ * Vulkan call.
  * Thread safety: externally synchronised on stream (allocate the slots on one
  * thread, then skin them from many).
  */
@@ -249,7 +250,9 @@ SKIN_VK_API VkResult skin_vk_frame_alloc(skin_vk_stream *stream, const skin_vk_f
  * buffer that draws from the region with `fence`; the next acquire of this
  * region waits for it.  fence may be VK_NULL_HANDLE if you guarantee the GPU
  * is done before the region comes round again.
- * Returns VK_SUCCESS, the flush's error, or VK_ERROR_VALIDATION_FAILED_EXT.
+ * Returns VK_SUCCESS, the flush's error, or VK_ERROR_VALIDATION_FAILED_EXT
+ * (nothing done) for bad arguments, a staging ring without cmd, or a frame
+ * that is not acquired now: committed twice, or a frame of another stream.
  * Thread safety: externally synchronised on stream and on cmd (like any
  * vkCmd* call); every skinning call into the frame must have returned.
  */
@@ -266,6 +269,9 @@ SKIN_VK_API VkResult skin_vk_stream_commit(skin_vk_stream *stream, const skin_vk
  * mesh->vertex_count must equal slot->vertex_count.
  * Returns skin_mesh's status, or SKIN_ERROR_INVALID_RANGE, or
  * SKIN_ERROR_INVALID_STRIDE if slot->layout was changed after allocation.
+ * A slot does not know its frame: skinning into a slot after its frame was
+ * committed is the caller's error that no status reports (it writes only
+ * the slot's own bytes, which the GPU may be reading).
  * Thread-safe on disjoint ranges; no Vulkan call.
  */
 SKIN_VK_API skin_status skin_vk_skin(const skin_vk_slot *slot, const skin_mesh_desc *mesh,
@@ -379,8 +385,10 @@ typedef struct skin_vk_gpu_call {
  * maxStorageBufferRange, VK_ERROR_VALIDATION_FAILED_EXT for bad arguments
  * (NULL pointers, a missing palette array, a joint_count mismatch, attributes
  * the mesh lacks, unknown method/packing/layout/flags, SoA with packing, an
- * empty or out-of-range vertex range), or a flush, pipeline or descriptor
- * error.
+ * empty or out-of-range vertex range, a frame not acquired now or of another
+ * stream), or a flush, pipeline or descriptor error such as
+ * VK_ERROR_OUT_OF_HOST_MEMORY.  On any error nothing is taken from the
+ * frame and nothing is recorded into cmd.
  * Thread safety: externally synchronised on the stream, the mesh and cmd.
  */
 SKIN_VK_API VkResult skin_vk_gpu_skin(skin_vk_gpu_mesh *mesh, skin_vk_stream *stream,

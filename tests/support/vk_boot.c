@@ -11,10 +11,14 @@ static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlag
 {
     (void)type;
     vkb *b = user;
-    if (severity >= VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT) {
+    const char *msg = data ? data->pMessage : NULL;
+    if (b->expect_oom && msg &&
+        (!strcmp(msg, "VK_ERROR_OUT_OF_HOST_MEMORY") || !strcmp(msg, "VK_ERROR_OUT_OF_DEVICE_MEMORY"))) {
+        ++b->oom_messages;
+    } else if (severity >= VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT) {
         ++b->messages;
         fprintf(stderr, "%s: VALIDATION: %s\n", b->app_name,
-                data && data->pMessage ? data->pMessage : "?");
+                msg ? msg : "?");
     }
     return VK_FALSE;
 }

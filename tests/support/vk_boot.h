@@ -39,6 +39,11 @@ typedef struct vkb {
     /* Warning-or-above validation messages so far; the messenger writes
      * here, so the vkb must not move between vkb_create and vkb_destroy. */
     int messages;
+    /* Fault-injection tests set this: the driver's own report of an
+     * out-of-memory error it returns ("VK_ERROR_OUT_OF_HOST_MEMORY", Mesa)
+     * is then counted in oom_messages instead of messages. */
+    int expect_oom;
+    int oom_messages;
     const char *app_name;
 } vkb;
 

@@ -7,6 +7,8 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 
 static skin_vk_stream_create_info base_info(vkh *h, VkDeviceSize size, uint32_t flags)
@@ -38,7 +40,32 @@ static void bad_arguments(vkh *h)
     ci.get_instance_proc_addr = vkGetInstanceProcAddr; /* but no instance */
     VKH_EXPECT(skin_vk_stream_create(&ci, &s) == VK_ERROR_VALIDATION_FAILED_EXT && !s);
     skin_vk_stream_destroy(NULL);
-    VKH_EXPECT(skin_vk_stream_mode(NULL) == 0 && skin_vk_stream_region_count(NULL) == 0);
+    VKH_EXPECT(skin_vk_stream_mode(NULL) == 0 && skin_vk_stream_region_count(NULL) == 0 &&
+               skin_vk_stream_flushes(NULL) == VK_FALSE && skin_vk_stream_region_size(NULL) == 0 &&
+               skin_vk_stream_alignment(NULL) == 0);
+    VKH_EXPECT(strcmp(skin_vk_memory_mode_name((skin_vk_memory_mode)99), "unknown") == 0);
+    skin_vk_frame fr;
+    VKH_EXPECT(skin_vk_stream_acquire(NULL, 0, &fr) == VK_ERROR_VALIDATION_FAILED_EXT);
+    VKH_EXPECT(skin_vk_stream_commit(NULL, &fr, VK_NULL_HANDLE, VK_NULL_HANDLE) ==
+               VK_ERROR_VALIDATION_FAILED_EXT);
+    ci = base_info(h, 4096, 0);
+    if (skin_vk_stream_create(&ci, &s) == VK_SUCCESS) {
+        skin_vk_vertex_layout fl;
+        skin_vk_slot slot;
+        skin_vk_vertex_layout_init(0, SKIN_VK_PACK_FLOAT, &fl);
+        VKH_EXPECT(skin_vk_stream_acquire(s, 0, NULL) == VK_ERROR_VALIDATION_FAILED_EXT);
+        VKH_EXPECT(skin_vk_stream_acquire(s, 0, &fr) == VK_SUCCESS);
+        VKH_EXPECT(skin_vk_frame_alloc(NULL, &fr, 1, &fl, &slot) == VK_ERROR_VALIDATION_FAILED_EXT);
+        VKH_EXPECT(skin_vk_frame_alloc(s, NULL, 1, &fl, &slot) == VK_ERROR_VALIDATION_FAILED_EXT);
+        VKH_EXPECT(skin_vk_frame_alloc(s, &fr, 1, NULL, &slot) == VK_ERROR_VALIDATION_FAILED_EXT);
+        VKH_EXPECT(skin_vk_frame_alloc(s, &fr, 1, &fl, NULL) == VK_ERROR_VALIDATION_FAILED_EXT);
+        VKH_EXPECT(skin_vk_stream_commit(s, NULL, VK_NULL_HANDLE, VK_NULL_HANDLE) ==
+                   VK_ERROR_VALIDATION_FAILED_EXT);
+        VKH_EXPECT(skin_vk_stream_commit(s, &fr, VK_NULL_HANDLE, VK_NULL_HANDLE) == VK_SUCCESS);
+        skin_vk_stream_destroy(s);
+    } else {
+        VKH_EXPECT(!"create");
+    }
 
     skin_vk_vertex_layout l;
     VKH_EXPECT(skin_vk_vertex_layout_init(1u << 5, SKIN_VK_PACK_FLOAT, &l) == SKIN_ERROR_INVALID_FLAGS);
@@ -151,6 +178,110 @@ static void ring_misuse(vkh *h)
     skin_vk_stream_destroy(s);
 }
 
+/* skin_vk_gpu_skin: each documented bad argument, and a frame of another
+ * ring or one already committed, gives VK_ERROR_VALIDATION_FAILED_EXT and
+ * takes nothing from the frame (the good call afterwards gets the region's
+ * last slot).  frame_alloc and commit refuse a frame of another ring too. */
+static void gpu_misuse(vkh *h)
+{
+    rig r;
+    rig_options o = {64, 6, 2, SKIN_JOINT_U16, SKIN_WEIGHT_UNORM8, 1, 9};
+    if (rig_random(&r, &o)) {
+        VKH_EXPECT(!"rig");
+        return;
+    }
+    skin_mesh_desc no_tangents = r.mesh;
+    no_tangents.tx = no_tangents.ty = no_tangents.tz = no_tangents.tw = NULL;
+    skin_vk_stream_create_info ci = base_info(h, 1 << 16, 0), oi = base_info(h, 1 << 17, 0);
+    skin_vk_gpu_create_info gi = {.physical_device = h->vk.phys, .device = h->vk.device};
+    skin_vk_stream *s = NULL, *other = NULL;
+    skin_vk_gpu *gpu = NULL;
+    skin_vk_gpu_mesh *gm = NULL;
+    VkCommandBuffer cmd = VK_NULL_HANDLE;
+    VkFence fence = VK_NULL_HANDLE;
+    skin_vk_frame f[2], g[2];
+    if (skin_vk_stream_create(&ci, &s) || skin_vk_stream_create(&oi, &other) ||
+        skin_vk_gpu_create(&gi, &gpu) || skin_vk_gpu_mesh_create(gpu, &no_tangents, 6, &gm) ||
+        vkh_once_begin(h, &cmd, &fence) || skin_vk_stream_acquire(s, UINT64_MAX, &f[0]) ||
+        skin_vk_stream_acquire(s, UINT64_MAX, &f[1]) ||
+        skin_vk_stream_acquire(other, UINT64_MAX, &g[0]) ||
+        skin_vk_stream_acquire(other, UINT64_MAX, &g[1])) {
+        VKH_EXPECT(!"set-up");
+        goto done;
+    }
+    const skin_vk_gpu_call good = {SKIN_LBS, &r.palette, SKIN_VK_NORMAL, SKIN_VK_PACK_FLOAT,
+                                   SKIN_LAYOUT_STRIDED, 0, 0, 64};
+    skin_palette five = r.palette, no_matrices = r.palette, no_dqs = r.palette;
+    five.joint_count = 5;
+    no_matrices.matrices = NULL;
+    no_dqs.dual_quats = NULL;
+    skin_vk_gpu_call bad[16];
+    int nb = 0;
+#define BAD(field, value) (bad[nb] = good, bad[nb++].field = (value))
+    BAD(palette, NULL);
+    BAD(palette, &five);
+    BAD(palette, &no_matrices);
+    BAD(method, (skin_method)7);
+    BAD(attributes, SKIN_VK_NORMAL | SKIN_VK_TANGENT); /* the mesh has no tangents */
+    BAD(attributes, 1u << 4);
+    BAD(packing, (skin_vk_packing)3);
+    BAD(layout, (skin_layout)9);
+    BAD(flags, SKIN_OUTPUT_ALL_FLAGS + 1);
+    BAD(count, 0);
+    BAD(first, 1);       /* 1 + 64 > 64 */
+    BAD(first, SIZE_MAX); /* wraps */
+    BAD(packing, SKIN_VK_PACK_SNORM16), bad[nb - 1].layout = SKIN_LAYOUT_SOA;
+    BAD(palette, &no_dqs), bad[nb - 1].method = SKIN_DQS;
+#undef BAD
+    skin_vk_slot slot;
+    for (int i = 0; i < nb; ++i)
+        if (skin_vk_gpu_skin(gm, s, &f[0], cmd, &bad[i], &slot) != VK_ERROR_VALIDATION_FAILED_EXT) {
+            fprintf(stderr, "bad GPU call %d accepted\n", i);
+            ++vkh_failures;
+        }
+    VKH_EXPECT(skin_vk_gpu_skin(NULL, s, &f[0], cmd, &good, &slot) == VK_ERROR_VALIDATION_FAILED_EXT);
+    VKH_EXPECT(skin_vk_gpu_skin(gm, NULL, &f[0], cmd, &good, &slot) == VK_ERROR_VALIDATION_FAILED_EXT);
+    VKH_EXPECT(skin_vk_gpu_skin(gm, s, NULL, cmd, &good, &slot) == VK_ERROR_VALIDATION_FAILED_EXT);
+    VKH_EXPECT(skin_vk_gpu_skin(gm, s, &f[0], VK_NULL_HANDLE, &good, &slot) ==
+               VK_ERROR_VALIDATION_FAILED_EXT);
+    VKH_EXPECT(skin_vk_gpu_skin(gm, s, &f[0], cmd, NULL, &slot) == VK_ERROR_VALIDATION_FAILED_EXT);
+    VKH_EXPECT(skin_vk_gpu_skin(gm, s, &f[0], cmd, &good, NULL) == VK_ERROR_VALIDATION_FAILED_EXT);
+    skin_vk_gpu_mesh *none = (skin_vk_gpu_mesh *)(uintptr_t)1;
+    VKH_EXPECT(skin_vk_gpu_mesh_create(NULL, &r.mesh, 6, &none) == VK_ERROR_VALIDATION_FAILED_EXT &&
+               !none);
+    VKH_EXPECT(skin_vk_gpu_mesh_create(gpu, NULL, 6, &none) == VK_ERROR_VALIDATION_FAILED_EXT);
+    VKH_EXPECT(skin_vk_gpu_mesh_create(gpu, &r.mesh, 6, NULL) == VK_ERROR_VALIDATION_FAILED_EXT);
+    /* Frames of the other ring (same region indices, other buffer and
+     * offsets) and a tampered frame. */
+    skin_vk_vertex_layout l;
+    skin_vk_vertex_layout_init(SKIN_VK_NORMAL, SKIN_VK_PACK_FLOAT, &l);
+    skin_vk_frame moved = f[1];
+    moved.offset = 0;
+    for (int i = 0; i < 2; ++i) {
+        const skin_vk_frame *wrong = i ? &moved : &g[1];
+        VKH_EXPECT(skin_vk_gpu_skin(gm, s, wrong, cmd, &good, &slot) == VK_ERROR_VALIDATION_FAILED_EXT);
+        VKH_EXPECT(skin_vk_frame_alloc(s, wrong, 64, &l, &slot) == VK_ERROR_VALIDATION_FAILED_EXT);
+        VKH_EXPECT(skin_vk_stream_commit(s, wrong, cmd, VK_NULL_HANDLE) ==
+                   VK_ERROR_VALIDATION_FAILED_EXT);
+    }
+    VkDeviceSize a = skin_vk_stream_alignment(s);
+    VKH_EXPECT(skin_vk_gpu_skin(gm, s, &f[0], cmd, &good, &slot) == VK_SUCCESS &&
+               slot.offset == f[0].offset + f[0].size - (64 * 24 + a - 1) / a * a);
+    VKH_EXPECT(skin_vk_stream_commit(s, &f[0], cmd, VK_NULL_HANDLE) == VK_SUCCESS);
+    /* A committed frame is not acquired any more. */
+    VKH_EXPECT(skin_vk_gpu_skin(gm, s, &f[0], cmd, &good, &slot) == VK_ERROR_VALIDATION_FAILED_EXT);
+    VKH_EXPECT(skin_vk_stream_commit(s, &f[1], cmd, VK_NULL_HANDLE) == VK_SUCCESS);
+    VKH_EXPECT(skin_vk_stream_commit(other, &g[0], cmd, VK_NULL_HANDLE) == VK_SUCCESS);
+    VKH_EXPECT(skin_vk_stream_commit(other, &g[1], cmd, VK_NULL_HANDLE) == VK_SUCCESS);
+done:
+    if (cmd) VKH_EXPECT(vkh_once_submit(h, cmd, fence) == VK_SUCCESS);
+    skin_vk_gpu_mesh_destroy(gm);
+    skin_vk_gpu_destroy(gpu);
+    skin_vk_stream_destroy(other);
+    skin_vk_stream_destroy(s);
+    rig_free(&r);
+}
+
 int main(void)
 {
     vkh h;
@@ -159,6 +290,7 @@ int main(void)
     bad_arguments(&h);
     out_of_memory(&h);
     ring_misuse(&h);
+    gpu_misuse(&h);
     int messages = vkh_finish(&h);
     printf("test_vk_errors: %d failed check(s), %d validation message(s)\n", vkh_failures, messages);
     return vkh_failures || messages ? 1 : 0;
