@@ -136,31 +136,41 @@ typedef struct staged {
     const float *wp[SKIN_MAX_INFLUENCES];
 } staged;
 
+/* Slot i's joints of vertices v .. v+W-1, clamped to the palette, and
+ * their weights as floats. */
+ALWAYS_INLINE vi load_joints(const kctx *c, const inputs *in, uint32_t i, size_t v)
+{
+    const vi j = c->joints_u8 ? v_load_u8((const uint8_t *)in->joints[i] + v)
+                              : v_load_u16((const uint16_t *)in->joints[i] + v);
+    return v_min_i32(j, c->jmax);
+}
+
+ALWAYS_INLINE vf load_weights(const kctx *c, const inputs *in, uint32_t i, size_t v)
+{
+    switch (c->weight_format) {
+    case SKIN_WEIGHT_UNORM16:
+        return v_mul(v_from_u32(v_load_u16((const uint16_t *)in->weights[i] + v)), v_set1(1.0f / 65535.0f));
+    case SKIN_WEIGHT_UNORM8:
+        return v_mul(v_from_u32(v_load_u8((const uint8_t *)in->weights[i] + v)), v_set1(1.0f / 255.0f));
+    default: return v_loadu((const float *)in->weights[i] + v);
+    }
+}
+
 /* Slots [0, k) of vertices v .. v+n-1 of `in` (n a multiple of W, at most
  * STAGE) into st. */
 ALWAYS_INLINE void stage_slots(const kctx *c, const inputs *in, size_t v, size_t n, uint32_t k, staged *st)
 {
     for (uint32_t i = 0; i < k; ++i) {
         for (size_t o = 0; o < n; o += W) {
-            vi j = c->joints_u8 ? v_load_u8((const uint8_t *)in->joints[i] + v + o)
-                                : v_load_u16((const uint16_t *)in->joints[i] + v + o);
-            j = v_min_i32(j, c->jmax);
+            const vi j = load_joints(c, in, i, v + o);
             v_store_i32(&st->j[i][o], j);
             v_store_i32(&st->off[i][o], v_slli_i32(v_add_i32(j, v_add_i32(j, j)), 4));
         }
-        st->wp[i] = st->w[i];
-        switch (c->weight_format) {
-        case SKIN_WEIGHT_UNORM16:
-            for (size_t o = 0; o < n; o += W)
-                v_storeu(&st->w[i][o], v_mul(v_from_u32(v_load_u16((const uint16_t *)in->weights[i] + v + o)),
-                                             v_set1(1.0f / 65535.0f)));
-            break;
-        case SKIN_WEIGHT_UNORM8:
-            for (size_t o = 0; o < n; o += W)
-                v_storeu(&st->w[i][o], v_mul(v_from_u32(v_load_u8((const uint8_t *)in->weights[i] + v + o)),
-                                             v_set1(1.0f / 255.0f)));
-            break;
-        default: st->wp[i] = (const float *)in->weights[i] + v;
+        if (c->weight_format == SKIN_WEIGHT_F32) {
+            st->wp[i] = (const float *)in->weights[i] + v;
+        } else {
+            for (size_t o = 0; o < n; o += W) v_storeu(&st->w[i][o], load_weights(c, in, i, v + o));
+            st->wp[i] = st->w[i];
         }
     }
 }
@@ -212,19 +222,9 @@ ALWAYS_INLINE void load_influences(const kctx *c, const inputs *in, size_t v, co
 {
     (void)st, (void)o;
     for (uint32_t i = 0; i < k; ++i) {
-        vi j = c->joints_u8 ? v_load_u8((const uint8_t *)in->joints[i] + v)
-                            : v_load_u16((const uint16_t *)in->joints[i] + v);
-        f->j[i] = v_min_i32(j, c->jmax);
+        f->j[i] = load_joints(c, in, i, v);
         if (!IS_TABLE(kind)) v_store_i32(f->jl[i], f->j[i]);
-        switch (c->weight_format) {
-        case SKIN_WEIGHT_UNORM16:
-            f->w[i] = v_mul(v_from_u32(v_load_u16((const uint16_t *)in->weights[i] + v)), v_set1(1.0f / 65535.0f));
-            break;
-        case SKIN_WEIGHT_UNORM8:
-            f->w[i] = v_mul(v_from_u32(v_load_u8((const uint8_t *)in->weights[i] + v)), v_set1(1.0f / 255.0f));
-            break;
-        default: f->w[i] = v_loadu((const float *)in->weights[i] + v);
-        }
+        f->w[i] = load_weights(c, in, i, v);
     }
 }
 #endif
