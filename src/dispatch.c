@@ -17,6 +17,7 @@ const char *skin_isa_name(skin_isa isa)
 static skin_kernel_fn kernel_for(skin_isa isa, skin_method method)
 {
     const int dqs = method == SKIN_DQS;
+    (void)dqs; /* unused when no SIMD kernels are built (SKIN_SIMD=OFF) */
     switch (isa) {
     case SKIN_ISA_SCALAR: return skin_kernel_scalar;
 #if defined(SKIN_HAVE_X86_KERNELS)
