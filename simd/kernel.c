@@ -338,7 +338,6 @@ ALWAYS_INLINE void mat3(const vf *r, int rs, vf *x, vf *y, vf *z)
 ALWAYS_INLINE void apply(const skin_job *job, const inputs *in, size_t v, const vf *m, const vf *nm,
                          vf *o)
 {
-    UNROLL for (int e = 0; e < SKIN_COMPONENTS; ++e) o[e] = v_zero();
     vf x = v_loadu(in->a[0] + v), y = v_loadu(in->a[1] + v), z = v_loadu(in->a[2] + v);
     o[0] = v_fmadd(m[0], x, v_fmadd(m[1], y, v_fmadd(m[2], z, m[3])));
     o[1] = v_fmadd(m[4], x, v_fmadd(m[5], y, v_fmadd(m[6], z, m[7])));
@@ -349,10 +348,14 @@ ALWAYS_INLINE void apply(const skin_job *job, const inputs *in, size_t v, const 
             mat3(nm, 3, &o[3], &o[4], &o[5]);
         else
             mat3(m, 4, &o[3], &o[4], &o[5]);
+    } else { /* absent components are zeros, written only here (a block's o lives on the stack) */
+        UNROLL for (int e = 3; e < 6; ++e) o[e] = v_zero();
     }
     if (job->tangents) {
         UNROLL for (int e = 6; e < 10; ++e) o[e] = v_loadu(in->a[e] + v);
         mat3(m, 4, &o[6], &o[7], &o[8]);
+    } else {
+        UNROLL for (int e = 6; e < 10; ++e) o[e] = v_zero();
     }
 }
 
@@ -532,13 +535,15 @@ static int packed_components(const skin_job *job)
 typedef struct writer {
     int packed;        /* K from packed_components, or 0 */
     int tight;         /* words from tight_packed_words, or 0 */
-    int aligned;       /* streaming stores possible (aligned bases) */
+    int stream;        /* streaming stores: asked for, and every base aligned */
     vf bmin[3], bmax[3];
 } writer;
 
-ALWAYS_INLINE void store_vec(const skin_job *job, const writer *wr, float *dst, vf x)
+/* `stream` is a local copy of wr->stream: the stores may alias anything, so
+ * a flag read through a pointer would be reloaded and tested per store. */
+ALWAYS_INLINE void store_vec(const int stream, float *dst, vf x)
 {
-    if (job->streaming && wr->aligned)
+    if (stream)
         v_stream(dst, x);
     else
         v_storeu(dst, x);
@@ -547,7 +552,7 @@ ALWAYS_INLINE void store_vec(const skin_job *job, const writer *wr, float *dst, 
 /* Components (2q, 2q+1) of W vertices become 64-bit pairs; chunk i of each
  * 4-vertex group (16 bytes) takes pairs 2i and 2i+1 of the group's 2Q
  * pairs; the lane step then puts the chunks in memory order. */
-ALWAYS_INLINE void store_packed(const skin_job *job, const writer *wr, const vf *o, size_t v,
+ALWAYS_INLINE void store_packed(const skin_job *job, const int stream, const vf *o, size_t v,
                                 const int packed)
 {
     const int q_count = packed / 2;
@@ -570,7 +575,7 @@ ALWAYS_INLINE void store_packed(const skin_job *job, const writer *wr, const vf 
             chunk[i] = v_blend64(a, b);
     }
     float *dst = (float *)(job->dst[0] + v * job->dst_stride[0]);
-    UNROLL for (int m = 0; m < 2 * q_count; ++m) store_vec(job, wr, dst + m * W, v_lane_gather(chunk, 2 * q_count, m));
+    UNROLL for (int m = 0; m < 2 * q_count; ++m) store_vec(stream, dst + m * W, v_lane_gather(chunk, 2 * q_count, m));
 }
 
 /* Normals (e0 = 3) or tangents (e0 = 6) in a packed vector format: one
@@ -693,13 +698,14 @@ static void store_lanes(const skin_job *job, const vf *o, size_t v, int lo, int 
 
 ALWAYS_INLINE void store_block(const skin_job *job, writer *wr, const vf *o, size_t v)
 {
+    const int stream = wr->stream;
     if (job->bounds)
         for (int e = 0; e < 3; ++e) {
             wr->bmin[e] = v_min(o[e], wr->bmin[e]); /* a NaN lane keeps the bound */
             wr->bmax[e] = v_max(o[e], wr->bmax[e]);
         }
     if (wr->packed == 10) { /* the common vertex first */
-        store_packed(job, wr, o, v, 10);
+        store_packed(job, stream, o, v, 10);
     } else if (wr->tight == 4) {
         store_tight_packed(job, o, v, 4);
     } else if (wr->tight == 5) {
@@ -707,14 +713,14 @@ ALWAYS_INLINE void store_block(const skin_job *job, writer *wr, const vf *o, siz
     } else if (wr->tight == 7) {
         store_tight_packed(job, o, v, 7);
     } else if (wr->packed == 6) {
-        store_packed(job, wr, o, v, 6);
+        store_packed(job, stream, o, v, 6);
     } else if (wr->packed == 3) {
         float *dst = (float *)(job->dst[0] + v * job->dst_stride[0]);
-        UNROLL for (int m = 0; m < 3; ++m) store_vec(job, wr, dst + m * W, v_pack3(o, m));
+        UNROLL for (int m = 0; m < 3; ++m) store_vec(stream, dst + m * W, v_pack3(o, m));
     } else if (job->soa) {
         for (int e = 0; e < SKIN_COMPONENTS; ++e) {
             if (!component_used(job, e)) continue;
-            store_vec(job, wr, (float *)job->dst[e] + v, o[e]);
+            store_vec(stream, (float *)job->dst[e] + v, o[e]);
         }
     } else {
         store_lanes(job, o, v, 0, W, 0); /* bounds done above */
@@ -973,9 +979,9 @@ void SKIN_KERNEL_NAME(const skin_job *job)
     wr.tight = tight_packed_words(job);
     /* Streaming stores need every block's vectors aligned: blocks start at
      * multiples of W, so aligned bases are enough. */
-    wr.aligned = 1;
+    wr.stream = job->streaming;
     for (int e = 0; e < (wr.packed ? 1 : SKIN_COMPONENTS); ++e)
-        if (component_used(job, e) && !is_aligned(job->dst[e])) wr.aligned = 0;
+        if (component_used(job, e) && !is_aligned(job->dst[e])) wr.stream = 0;
     for (int e = 0; e < 3; ++e) wr.bmin[e] = v_set1(INFINITY), wr.bmax[e] = v_set1(-INFINITY);
 
     const size_t first = job->first, end = job->first + job->count;
