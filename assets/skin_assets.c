@@ -162,12 +162,13 @@ static skin_asset_status load_influences(const struct aiMesh *m, skin_asset_mesh
         if (count[v] == 0) {
             ++rep->unweighted_vertices;
             vj[0] = 0, vw[0] = 1.0f, len = 1;
-            continue;
+        } else {
+            if (sum[v] < rep->min_weight_sum) rep->min_weight_sum = (float)sum[v];
+            if (sum[v] > rep->max_weight_sum) rep->max_weight_sum = (float)sum[v];
+            if (count[v] > SKIN_MAX_INFLUENCES) ++rep->truncated_vertices;
+            else if (fabs(sum[v] - 1.0) > 1e-3) ++rep->renormalised_vertices;
         }
-        if (sum[v] < rep->min_weight_sum) rep->min_weight_sum = (float)sum[v];
-        if (sum[v] > rep->max_weight_sum) rep->max_weight_sum = (float)sum[v];
-        if (count[v] > SKIN_MAX_INFLUENCES) ++rep->truncated_vertices;
-        else if (fabs(sum[v] - 1.0) > 1e-3) ++rep->renormalised_vertices;
+        /* unused slots: the first joint, weight 0 (jt is not zeroed) */
         for (uint32_t i = len; i < SKIN_MAX_INFLUENCES; ++i) vj[i] = vj[0], vw[i] = 0.0f;
     }
     am->desc.influence_count = k_max;

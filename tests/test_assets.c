@@ -9,8 +9,10 @@
  *    match the scalar reference for LBS and DQS, and LBS matches a
  *    double-precision skinning computed here from assimp's own bone weights
  *    and offset matrices (all raw weights, normalised by their sum);
- *  - every bad input of the loader returns its error.
+ *  - every bad input of the loader returns its error;
+ *  - a vertex without weights gets valid influences.
  * Usage: test_assets MODELS_DIR  */
+#define _DEFAULT_SOURCE /* mkstemps */
 #include "check.h"
 
 #include <skin/skin_assets.h>
@@ -23,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef struct model_case {
     const char *path;
@@ -300,6 +303,53 @@ static void test_bad_input(const char *dir)
     check_error_report("loader bad input");
 }
 
+/* A vertex without weights in a mesh whose others have two: the loader binds
+ * it to bone 0 and every other slot of it to bone 0 with weight 0 (its
+ * slots were left uninitialised, so skin_validate failed on the asset;
+ * found by fuzz_assets).  A 3-vertex glTF, 2 joints; vertex 2 unweighted. */
+static void test_unweighted_vertex(void)
+{
+    static const char gltf[] =
+    "{\"asset\":{\"version\":\"2.0\"},\"scene\":0,\"scenes\":[{\"nodes\":[0,1]}],\"nodes\":[{\"mesh\":0,\"skin\":0},{\"c"
+    "hildren\":[2]},{\"translation\":[0,1,0]}],\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":1,\"JOI"
+    "NTS_0\":2,\"WEIGHTS_0\":3},\"indices\":0}]}],\"skins\":[{\"inverseBindMatrices\":4,\"joints\":[1,2]}],\"buff"
+    "ers\":[{\"byteLength\":232,\"uri\":\"data:application/octet-stream;base64,AAABAAIAAAAAAAAAAAAAAAAAAAAA"
+    "AIA/AAAAAAAAAAAAAAAAAACAPwAAAAAAAQAAAQAAAAAAAAAAAAA/AAAAPwAAAAAAAAAAAACAPwAAAAAAAAAAAAAAAAAAAAAA"
+    "AAAAAAAAAAAAAAAAAIA/AAAAAAAAAAAAAAAAAAAAAAAAgD8AAAAAAAAAAAAAAAAAAAAAAACAPwAAAAAAAAAAAAAAAAAAAAAA"
+    "AIA/AACAPwAAAAAAAAAAAAAAAAAAAAAAAIA/AAAAAAAAAAAAAAAAAAAAAAAAgD8AAAAAAAAAAAAAAAAAAAAAAACAPw==\"}],"
+    "\"bufferViews\":[{\"buffer\":0,\"byteOffset\":0,\"byteLength\":6},{\"buffer\":0,\"byteOffset\":8,\"byteLength"
+    "\":36},{\"buffer\":0,\"byteOffset\":44,\"byteLength\":12},{\"buffer\":0,\"byteOffset\":56,\"byteLength\":48},"
+    "{\"buffer\":0,\"byteOffset\":104,\"byteLength\":128}],\"accessors\":[{\"bufferView\":0,\"componentType\":512"
+    "3,\"count\":3,\"type\":\"SCALAR\"},{\"bufferView\":1,\"componentType\":5126,\"count\":3,\"type\":\"VEC3\",\"min\":"
+    "[0,0,0],\"max\":[1,1,0]},{\"bufferView\":2,\"componentType\":5121,\"count\":3,\"type\":\"VEC4\"},{\"bufferVie"
+    "w\":3,\"componentType\":5126,\"count\":3,\"type\":\"VEC4\"},{\"bufferView\":4,\"componentType\":5126,\"count\":"
+    "2,\"type\":\"MAT4\"}]}";
+    char path[] = "/tmp/skin-test-unweighted-XXXXXX.gltf";
+    const int fd = mkstemps(path, 5);
+    CHECK(fd >= 0);
+    if (fd < 0) return;
+    CHECK(write(fd, gltf, sizeof gltf - 1) == (ssize_t)(sizeof gltf - 1));
+    close(fd);
+    skin_asset *a = NULL;
+    CHECK_INT(skin_asset_load(path, NULL, &a), SKIN_ASSET_OK);
+    unlink(path);
+    if (!a) return;
+    CHECK_INT(a->mesh_count, 1);
+    const skin_asset_mesh *am = &a->meshes[0];
+    CHECK_INT(am->desc.vertex_count, 3);
+    CHECK_INT(am->desc.influence_count, 2);
+    CHECK_INT(a->report.unweighted_vertices, 1);
+    CHECK_STATUS(skin_validate(&am->desc, am->bone_count, NULL), SKIN_OK);
+    for (uint32_t i = 0; i < am->desc.influence_count; ++i) {
+        const uint16_t *j = am->desc.joints[i];
+        const float *w = am->desc.weights[i];
+        CHECK_INT(j[2], 0);
+        CHECK(w[2] == (i == 0 ? 1.0f : 0.0f));
+    }
+    skin_asset_free(a);
+    check_error_report("unweighted vertex");
+}
+
 int main(int argc, char **argv)
 {
     const char *want = getenv("SKIN_ISA");
@@ -312,5 +362,6 @@ int main(int argc, char **argv)
     printf("kernels under test: %s\n", skin_isa_name(isa));
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) test_model(argv[1], &cases[i], isa);
     test_bad_input(argv[1]);
+    test_unweighted_vertex();
     return check_finish("test_assets");
 }
