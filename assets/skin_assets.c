@@ -12,6 +12,7 @@
 
 typedef struct asset_store {
     const struct aiScene *scene;
+    int owns_scene; /* released with the asset: scenes from aiImportFile */
     const struct aiNode **nodes;
     int32_t *parents;
     const char **node_names;
@@ -101,7 +102,7 @@ static void free_store(asset_store *s, uint32_t mesh_count)
     }
     free(s->meshes), free(s->nodes), free(s->parents), free(s->node_names), free(s->rest);
     free(s->anim_names), free(s->anim_durations);
-    if (s->scene) aiReleaseImport(s->scene);
+    if (s->owns_scene) aiReleaseImport(s->scene);
 }
 
 void skin_asset_free(skin_asset *asset)
@@ -230,7 +231,10 @@ static skin_asset_status load_mesh(asset_store *s, uint32_t node_count, const st
     size_t ic = 0;
     for (unsigned f = 0; f < m->mNumFaces; ++f) {
         const struct aiFace *face = &m->mFaces[f];
-        if (face->mNumIndices != 3) continue; /* points and lines are not drawn */
+        /* points and lines are not drawn; nor are faces past the vertices
+         * (assimp does not validate the scenes it returns here) */
+        if (face->mNumIndices != 3 || face->mIndices[0] >= n || face->mIndices[1] >= n || face->mIndices[2] >= n)
+            continue;
         for (int k = 0; k < 3; ++k) idx[ic++] = face->mIndices[k];
     }
     am->index_count = ic;
@@ -267,23 +271,13 @@ static int find_mesh_node(const asset_store *s, uint32_t node_count, unsigned me
     return 0;
 }
 
-skin_asset_status skin_asset_load(const char *path, const skin_asset_options *options, skin_asset **out)
+/* The asset of an imported scene (path names it in errors); owns: the
+ * asset releases the scene, also on error.  fuzz_assets calls this on
+ * scenes it builds itself. */
+static skin_asset_status asset_from_scene(const struct aiScene *scene, int owns, const char *path,
+                                          skin_asset_options opt, skin_asset **out)
 {
-    last_error[0] = 0;
-    if (out) *out = NULL;
-    if (!path || !out) return SKIN_ASSET_ERROR_NULL_ARGUMENT;
-    skin_asset_options opt = {SKIN_ASSET_OFFSET_AUTO, 0};
-    if (options) opt = *options;
-    if ((unsigned)opt.offset_space > SKIN_ASSET_OFFSET_MESH_NODE || opt.max_joints > 65536)
-        return SKIN_ASSET_ERROR_INVALID_ARGUMENT;
-    if (opt.max_joints == 0) opt.max_joints = 65536;
-    const struct aiScene *scene = aiImportFile(path, aiProcess_Triangulate | aiProcess_JoinIdenticalVertices |
-                                                         aiProcess_CalcTangentSpace);
-    if (!scene || !scene->mRootNode) {
-        snprintf(last_error, sizeof last_error, "%s: %s", path, aiGetErrorString());
-        if (scene) aiReleaseImport(scene);
-        return SKIN_ASSET_ERROR_FILE;
-    }
+    *out = NULL;
     uint32_t skinned = 0;
     for (unsigned i = 0; i < scene->mNumMeshes; ++i) {
         if (!scene->mMeshes[i]->mNumBones) continue;
@@ -291,20 +285,23 @@ skin_asset_status skin_asset_load(const char *path, const skin_asset_options *op
         if (scene->mMeshes[i]->mNumBones > opt.max_joints) {
             snprintf(last_error, sizeof last_error, "%s: mesh %u has %u bones (limit %u)", path, i,
                      scene->mMeshes[i]->mNumBones, opt.max_joints);
-            aiReleaseImport(scene);
+            if (owns) aiReleaseImport(scene);
             return SKIN_ASSET_ERROR_TOO_MANY_JOINTS;
         }
     }
     if (!skinned) {
         snprintf(last_error, sizeof last_error, "%s: no mesh has bones", path);
-        aiReleaseImport(scene);
+        if (owns) aiReleaseImport(scene);
         return SKIN_ASSET_ERROR_NO_SKINNED_MESH;
     }
     skin_asset *a = calloc(1, sizeof *a);
     asset_store *s = calloc(1, sizeof *s);
-    if (!a || !s) return free(a), free(s), aiReleaseImport(scene), SKIN_ASSET_ERROR_OUT_OF_MEMORY;
+    if (!a || !s) {
+        if (owns) aiReleaseImport(scene);
+        return free(a), free(s), SKIN_ASSET_ERROR_OUT_OF_MEMORY;
+    }
     a->internal = s;
-    s->scene = scene;
+    s->scene = scene, s->owns_scene = owns;
     const uint32_t nc = count_nodes(scene->mRootNode);
     s->nodes = malloc(nc * sizeof *s->nodes);
     s->parents = malloc(nc * sizeof *s->parents);
@@ -365,6 +362,26 @@ skin_asset_status skin_asset_load(const char *path, const skin_asset_options *op
     }
     *out = a;
     return SKIN_ASSET_OK;
+}
+
+skin_asset_status skin_asset_load(const char *path, const skin_asset_options *options, skin_asset **out)
+{
+    last_error[0] = 0;
+    if (out) *out = NULL;
+    if (!path || !out) return SKIN_ASSET_ERROR_NULL_ARGUMENT;
+    skin_asset_options opt = {SKIN_ASSET_OFFSET_AUTO, 0};
+    if (options) opt = *options;
+    if ((unsigned)opt.offset_space > SKIN_ASSET_OFFSET_MESH_NODE || opt.max_joints > 65536)
+        return SKIN_ASSET_ERROR_INVALID_ARGUMENT;
+    if (opt.max_joints == 0) opt.max_joints = 65536;
+    const struct aiScene *scene = aiImportFile(path, aiProcess_Triangulate | aiProcess_JoinIdenticalVertices |
+                                                         aiProcess_CalcTangentSpace);
+    if (!scene || !scene->mRootNode) {
+        snprintf(last_error, sizeof last_error, "%s: %s", path, aiGetErrorString());
+        if (scene) aiReleaseImport(scene);
+        return SKIN_ASSET_ERROR_FILE;
+    }
+    return asset_from_scene(scene, 1, path, opt, out);
 }
 
 skin_asset_status skin_asset_find_animation(const skin_asset *asset, const char *name, uint32_t *index)

@@ -91,13 +91,14 @@ config omp-tsan "-L threads" -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=cl
   -DCMAKE_BUILD_TYPE=Debug -DSKIN_SANITIZE=thread -DSKIN_SIMD=OFF -DSKIN_WERROR=ON \
   -DSKIN_ASSETS=OFF -DSKIN_BUILD_EXAMPLES=OFF -DSKIN_VULKAN=OFF "${lean[@]}"
 
-# 5. libFuzzer: fuzz_mesh and fuzz_helpers, SKIN_FUZZ_SECONDS (30) each
-#    from their seeds, as CTest tests (label fuzz): a crash, sanitizer report
-#    or failed oracle fails the run.  clang; -O1 keeps the build short (the
-#    kernels get coverage only, see SKIN_FUZZ in CMakeLists.txt).
+# 5. libFuzzer: fuzz_mesh, fuzz_helpers and fuzz_assets (the loader on
+#    scenes built from the input), SKIN_FUZZ_SECONDS (30) each from their
+#    seeds, as CTest tests (label fuzz): a crash, sanitizer report or failed
+#    oracle fails the run.  clang; -O1 keeps the build short (the kernels get
+#    coverage only, see SKIN_FUZZ in CMakeLists.txt).
 config fuzz "-L fuzz" -DCMAKE_C_COMPILER=clang-14 -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O1 -g" -DSKIN_FUZZ=ON -DSKIN_WERROR=ON -DSKIN_BUILD_TESTS=OFF \
-  -DSKIN_ASSETS=OFF -DSKIN_BUILD_EXAMPLES=OFF -DSKIN_VULKAN=OFF "${lean[@]}"
+  -DSKIN_ASSETS=ON -DSKIN_BUILD_EXAMPLES=OFF -DSKIN_VULKAN=OFF "${lean[@]}"
 
 # 6. aarch64 (NEON kernels) cross build, every test under qemu-aarch64.
 config aarch64 "" -DCMAKE_BUILD_TYPE=Release \
