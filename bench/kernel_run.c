@@ -1,0 +1,66 @@
+/* skin-kernel-run: one case, for profilers (valgrind --tool=callgrind) and
+ * quick A/B timings.  Skins the random 64-joint rig (or the coherent rig)
+ * with u8 joints and f32 weights into the 40-byte interleaved p+n+t vertex,
+ * REPS times, and prints the best ns/vertex.
+ *   skin-kernel-run [lbs|dqs|baseline] [vertices] [influences] [coherent] [reps]
+ * The ISA is skin's choice or SKIN_ISA; the baseline is the build of that
+ * ISA's tier.  Under callgrind use reps 1: the kernel's share of the
+ * instruction count is in the functions named blocks_*, stage* and
+ * skin_kernel_*. */
+#define _POSIX_C_SOURCE 200809L
+#include "baseline.h"
+#include "rig.h"
+#include "skin/skin.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double now_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
+}
+
+int main(int argc, char **argv)
+{
+    const char *method = argc > 1 ? argv[1] : "lbs";
+    const size_t n = argc > 2 ? strtoul(argv[2], NULL, 10) : 10000;
+    const uint32_t k = argc > 3 ? (uint32_t)strtoul(argv[3], NULL, 10) : 4;
+    const int coherent = argc > 4 && strcmp(argv[4], "coherent") == 0;
+    const int reps = argc > 5 ? atoi(argv[5]) : 20;
+    const int base = strcmp(method, "baseline") == 0;
+    if ((!base && strcmp(method, "lbs") != 0 && strcmp(method, "dqs") != 0) || n == 0 || k < 1 ||
+        k > SKIN_MAX_INFLUENCES || reps < 1) {
+        fprintf(stderr, "usage: skin-kernel-run [lbs|dqs|baseline] [vertices] [influences 1-8] [random|coherent] [reps]\n");
+        return 2;
+    }
+    rig r;
+    const rig_options o = {n, 64, k, SKIN_JOINT_U8, SKIN_WEIGHT_F32, 0, 7};
+    if ((coherent ? rig_coherent(&r, &o) : rig_random(&r, &o)) != 0) return fprintf(stderr, "out of memory\n"), 1;
+    float *out = malloc(n * 40);
+    baseline_palette bp;
+    const baseline_fn run_baseline = baseline_for(skin_get_isa());
+    if (!out || baseline_palette_init(&bp, r.matrices, 64) != 0 || (base && !run_baseline))
+        return fprintf(stderr, "out of memory, or no baseline for this ISA\n"), 1;
+    const skin_output so = {.layout = SKIN_LAYOUT_STRIDED, .position = out, .position_stride = 40,
+                            .normal = out + 3, .normal_stride = 40, .tangent = out + 6, .tangent_stride = 40};
+    double best = 1e300;
+    for (int i = 0; i < reps; ++i) {
+        const double t0 = now_ns();
+        if (base)
+            run_baseline(&r.mesh, &bp, out, 40, 0, n);
+        else if (skin_mesh(&r.mesh, &r.palette, method[0] == 'd' ? SKIN_DQS : SKIN_LBS, &so, 0, n) != SKIN_OK)
+            return fprintf(stderr, "skin_mesh failed\n"), 1;
+        const double t = now_ns() - t0;
+        if (t < best) best = t;
+    }
+    printf("%s %s %zu vertices, %u influences, %s rig: %.3f ns/vertex (best of %d)\n", method,
+           skin_isa_name(skin_get_isa()), n, k, coherent ? "coherent" : "random", best / (double)n, reps);
+    baseline_palette_free(&bp);
+    free(out);
+    rig_free(&r);
+    return 0;
+}
