@@ -49,9 +49,9 @@ printf '%-7s %-15s %-10s %10s\n' isa cpu case cycles/v
 for t in "${targets[@]}"; do
   IFS='|' read -r isa lanes cflags mflags cpus <<<"$t"
   # shellcheck disable=SC2086
-  "$cc" -O3 -S $cflags -DSKIN_W="$lanes" -Iinclude -Isrc -I"$simde" -o "$work/k.s" bench/mca/mca_kernel.c
+  "$cc" -O3 -S -Wall -Werror $cflags -DSKIN_W="$lanes" -Iinclude -Isrc -I"$simde" -o "$work/k.s" bench/mca/mca_kernel.c
   # shellcheck disable=SC2086
-  "$cc" -O3 -S $cflags -Iinclude -I"$simde" -o "$work/b.s" bench/mca/mca_baseline.c
+  "$cc" -O3 -S -Wall -Werror $cflags -Iinclude -I"$simde" -o "$work/b.s" bench/mca/mca_baseline.c
   for cpu in $cpus; do
     base=$(cycles "$work/b.s" baseline4 "$mflags" "$cpu")
     for c in lbs4 dqs4; do

@@ -45,7 +45,7 @@
         staged st; /* the block's share of the staging pass */                                  \
         if (STAGED) stage_slots(&c, &in, 0, W, k_, &st);                                        \
         skin_block(&c, &in, &st, 0, 0, o, method_, k_, FETCH_ROWS);                             \
-        store_packed(&job, &wr, o, 0, 10); /* the 40-byte vertex */                    \
+        store_packed(&job, wr.stream, o, 0, 10); /* the 40-byte vertex */              \
         __asm__ volatile(MCA_COMMENT " LLVM-MCA-END " #name ::: "memory");                                \
     }
 
