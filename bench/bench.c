@@ -213,7 +213,7 @@ static void dataset_from(dataset *d, const skin_mesh_desc *mesh, const float *ma
     }
     d->matrices = copy_aligned(matrices, 12 * sizeof(float) * jc);
     d->dual_quats = copy_aligned(dual_quats, 8 * sizeof(float) * jc);
-    d->palette = (skin_palette){jc, d->matrices, NULL, d->dual_quats, NULL};
+    d->palette = (skin_palette){jc, d->matrices, NULL, d->dual_quats, NULL, NULL};
     if (baseline_palette_init(&d->columns, d->matrices, jc)) {
         fprintf(stderr, "skin-bench: out of memory\n");
         exit(2);

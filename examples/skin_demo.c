@@ -217,7 +217,7 @@ static int load_asset(scene *s, const options *o)
         p->scales = malloc(am->bone_count * 3 * sizeof(float));
         if (!p->dual_quats || !p->scales) return 1;
         /* scales: DQS keeps non-uniform bone scale (FBX mesh nodes) */
-        p->palette = (skin_palette){am->bone_count, s->matrices + (size_t)b * 12, NULL, p->dual_quats, p->scales};
+        p->palette = (skin_palette){am->bone_count, s->matrices + (size_t)b * 12, NULL, p->dual_quats, p->scales, NULL};
         s->vertex_count += am->desc.vertex_count;
     }
     s->part_count = a->mesh_count;

@@ -196,7 +196,7 @@ static void check_mesh(const skin_asset *a, uint32_t mi, int nonfinite, const fl
     FZ_CHECK(skin_pose_to_matrices(a->node_count, a->parents, tr, rot, sc, model) == SKIN_OK);
     FZ_CHECK(skin_asset_palette(a, mi, model, mats) == SKIN_ASSET_OK);
     FZ_CHECK(skin_matrices_to_dual_quats(am->bone_count, mats, dqs, scales, NULL) == SKIN_OK);
-    const skin_palette pal = {am->bone_count, mats, NULL, dqs, scales};
+    const skin_palette pal = {am->bone_count, mats, NULL, dqs, scales, NULL};
     skin_mesh_desc positions = *d; /* positions only: the output holds them */
     positions.nx = positions.ny = positions.nz = NULL;
     positions.tx = positions.ty = positions.tz = positions.tw = NULL;

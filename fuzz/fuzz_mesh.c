@@ -429,7 +429,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         memcpy(dqs + 8 * j, dqs + 8 * from, 8 * sizeof(float));
         memcpy(scs + 3 * j, scs + 3 * from, 3 * sizeof(float));
     }
-    skin_palette pal = {pal_jc, mats, has_nm ? nms : NULL, dqs, has_sc ? scs : NULL};
+    skin_palette pal = {pal_jc, mats, has_nm ? nms : NULL, dqs, has_sc ? scs : NULL, NULL};
     if (brk == B_PAL_MISSING) {
         if (method == SKIN_LBS) pal.matrices = NULL;
         else pal.dual_quats = NULL;

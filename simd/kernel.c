@@ -111,7 +111,17 @@ typedef struct inputs {
     const float *a[SKIN_COMPONENTS];
     const void *joints[SKIN_MAX_INFLUENCES];
     const void *weights[SKIN_MAX_INFLUENCES];
+    size_t origin; /* mesh vertex of element 0: 0, or the scratch copy's block */
 } inputs;
+
+/* A morph target with a non-zero weight in this call; for a sparse one,
+ * `cur` is the first entry of its index list not yet behind the blocks,
+ * so each block finds its entries without a search. */
+typedef struct morph_state {
+    const skin_morph_target *t;
+    float w;
+    size_t cur;
+} morph_state;
 
 typedef struct kctx {
     const skin_job *job;
@@ -120,6 +130,8 @@ typedef struct kctx {
     skin_weight_format weight_format;  /* the block loop holds them locally */
     int kind;               /* FETCH_* for every source of this call */
     source mat, nmat, dq, sc;
+    uint32_t morph_count;   /* active morph targets, in morphs[] */
+    morph_state *morphs;
 } kctx;
 
 /* Influences of up to STAGE vertices, converted once by stage() from the
@@ -335,15 +347,15 @@ ALWAYS_INLINE void mat3(const vf *r, int rs, vf *x, vf *y, vf *z)
  * a 3x3 nm): p' = m (p, 1), n' = (nm or m) n, t' = m t.  The attributes are
  * loaded only here, after the blend, so they never compete with its
  * accumulators for registers. */
-ALWAYS_INLINE void apply(const skin_job *job, const inputs *in, size_t v, const vf *m, const vf *nm,
+ALWAYS_INLINE void apply(const skin_job *job, const float *const *a, size_t v, const vf *m, const vf *nm,
                          vf *o)
 {
-    vf x = v_loadu(in->a[0] + v), y = v_loadu(in->a[1] + v), z = v_loadu(in->a[2] + v);
+    vf x = v_loadu(a[0] + v), y = v_loadu(a[1] + v), z = v_loadu(a[2] + v);
     o[0] = v_fmadd(m[0], x, v_fmadd(m[1], y, v_fmadd(m[2], z, m[3])));
     o[1] = v_fmadd(m[4], x, v_fmadd(m[5], y, v_fmadd(m[6], z, m[7])));
     o[2] = v_fmadd(m[8], x, v_fmadd(m[9], y, v_fmadd(m[10], z, m[11])));
     if (job->normals) {
-        UNROLL for (int e = 3; e < 6; ++e) o[e] = v_loadu(in->a[e] + v);
+        UNROLL for (int e = 3; e < 6; ++e) o[e] = v_loadu(a[e] + v);
         if (nm)
             mat3(nm, 3, &o[3], &o[4], &o[5]);
         else
@@ -352,7 +364,7 @@ ALWAYS_INLINE void apply(const skin_job *job, const inputs *in, size_t v, const 
         UNROLL for (int e = 3; e < 6; ++e) o[e] = v_zero();
     }
     if (job->tangents) {
-        UNROLL for (int e = 6; e < 10; ++e) o[e] = v_loadu(in->a[e] + v);
+        UNROLL for (int e = 6; e < 10; ++e) o[e] = v_loadu(a[e] + v);
         mat3(m, 4, &o[6], &o[7], &o[8]);
     } else {
         UNROLL for (int e = 6; e < 10; ++e) o[e] = v_zero();
@@ -493,6 +505,81 @@ ALWAYS_INLINE void normalize3(vf *x, vf *y, vf *z)
     *x = v_mul(*x, inv), *y = v_mul(*y, inv), *z = v_mul(*z, inv);
 }
 
+/* ------------------------------------------------------------------ morph */
+
+static int component_used(const skin_job *job, int e);
+
+/* Up to W floats from p (fewer at the mesh's end), the rest zeros. */
+ALWAYS_INLINE vf load_lanes(const float *p, size_t lanes)
+{
+    if (lanes == W) return v_loadu(p);
+    float tmp[W] = {0};
+    memcpy(tmp, p, lanes * sizeof(float));
+    return v_loadu(tmp);
+}
+
+/* The block at v of `in` with the call's active morph targets added, in
+ * target order, into out[e] (components the call uses; tw is copied).
+ * Dense deltas are added lane-wise; a sparse target adds only in the blocks
+ * its list touches, from a zeroed block of deltas its entries are dropped
+ * into.  Out of line: one copy serves every block function. */
+static __attribute__((noinline)) void morph_block(const kctx *c, const inputs *in, size_t v,
+                                                  float out[SKIN_COMPONENTS][W])
+{
+    const skin_job *job = c->job;
+    const size_t first = in->origin + v; /* the block's first mesh vertex */
+    const size_t left = job->mesh->vertex_count - first, lanes = left < W ? left : W;
+    vf a[9];
+    for (int e = 0; e < 9; ++e) a[e] = component_used(job, e) ? v_loadu(in->a[e] + v) : v_zero();
+    for (uint32_t k = 0; k < c->morph_count; ++k) {
+        morph_state *s = &c->morphs[k];
+        const skin_morph_target *t = s->t;
+        const vf w = v_set1(s->w);
+        if (!t->indices) {
+            for (int g = 0; g < 3; ++g) {
+                if (!skin_morph_group_used(job, t, g)) continue;
+                const float *const *d = skin_morph_deltas(t, g);
+                for (int e = 0; e < 3; ++e) a[3 * g + e] = v_fmadd(w, load_lanes(d[e] + first, lanes), a[3 * g + e]);
+            }
+            continue;
+        }
+        size_t cur = s->cur;
+        if (cur >= t->count || t->indices[cur] >= first + W) continue; /* the common case */
+        float delta[9][W];
+        memset(delta, 0, sizeof delta);
+        for (; cur < t->count && t->indices[cur] < first + W; ++cur) {
+            if (t->indices[cur] < first) continue; /* only an unsorted list gets here */
+            const size_t l = t->indices[cur] - first;
+            for (int g = 0; g < 3; ++g) {
+                const float *const *d = skin_morph_deltas(t, g);
+                if (d[0]) for (int e = 0; e < 3; ++e) delta[3 * g + e][l] = d[e][cur];
+            }
+        }
+        s->cur = cur;
+        for (int g = 0; g < 3; ++g)
+            if (skin_morph_group_used(job, t, g))
+                for (int e = 0; e < 3; ++e) a[3 * g + e] = v_fmadd(w, v_loadu(delta[3 * g + e]), a[3 * g + e]);
+    }
+    for (int e = 0; e < 9; ++e) v_storeu(out[e], a[e]);
+    if (job->tangents) v_storeu(out[9], v_loadu(in->a[9] + v));
+}
+
+/* Sparse targets' cursors to the first entry at or after vertex v (binary
+ * search; an unsorted list gets some position, never one out of bounds). */
+static void morph_seek(const kctx *c, size_t v)
+{
+    for (uint32_t k = 0; k < c->morph_count; ++k) {
+        const skin_morph_target *t = c->morphs[k].t;
+        if (!t->indices) continue;
+        size_t lo = 0, hi = t->count;
+        while (lo < hi) {
+            const size_t mid = lo + (hi - lo) / 2;
+            if (t->indices[mid] < v) lo = mid + 1; else hi = mid;
+        }
+        c->morphs[k].cur = lo;
+    }
+}
+
 /* Skins W vertices starting at index v of `in`, whose influences are
  * staged at o of st, into out[0..9]. */
 ALWAYS_INLINE void skin_block(const kctx *c, const inputs *in, const staged *st, size_t o, size_t v,
@@ -503,10 +590,20 @@ ALWAYS_INLINE void skin_block(const kctx *c, const inputs *in, const staged *st,
     load_influences(c, in, v, st, o, &f, k, kind);
     vf m[12], nm[9];
     const int use_nm = method == SKIN_LBS ? lbs(c, &f, m, nm, k, kind) : dqs(c, &f, m, nm, k, kind);
+    /* the attributes: the streams', or the block's morphed copy */
+    const float *const *a = in->a;
+    size_t at = v;
+    float morphed[SKIN_COMPONENTS][W];
+    const float *morphed_at[SKIN_COMPONENTS];
+    if (c->morph_count) {
+        morph_block(c, in, v, morphed);
+        for (int e = 0; e < SKIN_COMPONENTS; ++e) morphed_at[e] = morphed[e];
+        a = morphed_at, at = 0;
+    }
     if (use_nm) /* two calls, not a pointer to either, keep m and nm in registers */
-        apply(job, in, v, m, nm, out);
+        apply(job, a, at, m, nm, out);
     else
-        apply(job, in, v, m, NULL, out);
+        apply(job, a, at, m, NULL, out);
     if (job->normalize) {
         normalize3(&out[3], &out[4], &out[5]);
         normalize3(&out[6], &out[7], &out[8]);
@@ -852,7 +949,7 @@ static void skin_partial(const kctx *c, const blocks_fn *fns, const inputs *in, 
     float attr[SKIN_COMPONENTS][W];
     uint16_t joints[SKIN_MAX_INFLUENCES][W];
     float weights[SKIN_MAX_INFLUENCES][W];
-    inputs scratch = {{0}, {0}, {0}};
+    inputs scratch = {{0}, {0}, {0}, v};
     memset(attr, 0, sizeof attr);
     memset(joints, 0, sizeof joints);
     memset(weights, 0, sizeof weights);
@@ -970,7 +1067,7 @@ void SKIN_KERNEL_NAME(const skin_job *job)
         uniform_fns[k] = blocks_table[k][FETCH_UNIFORM];
     }
 
-    inputs in = {{m->px, m->py, m->pz, m->nx, m->ny, m->nz, m->tx, m->ty, m->tz, m->tw}, {0}, {0}};
+    inputs in = {{m->px, m->py, m->pz, m->nx, m->ny, m->nz, m->tx, m->ty, m->tz, m->tw}, {0}, {0}, 0};
     for (uint32_t i = 0; i < m->influence_count; ++i) in.joints[i] = m->joints[i], in.weights[i] = m->weights[i];
 
     writer wr;
@@ -984,9 +1081,16 @@ void SKIN_KERNEL_NAME(const skin_job *job)
         if (component_used(job, e) && !is_aligned(job->dst[e])) wr.stream = 0;
     for (int e = 0; e < 3; ++e) wr.bmin[e] = v_set1(INFINITY), wr.bmax[e] = v_set1(-INFINITY);
 
+    morph_state morphs[SKIN_MAX_ACTIVE_MORPH_TARGETS];
+    c.morph_count = job->morph_count;
+    c.morphs = morphs;
+    for (uint32_t k = 0; k < job->morph_count; ++k)
+        morphs[k] = (morph_state){&m->morph_targets[job->morph_index[k]], pal->morph_weights[job->morph_index[k]], 0};
+
     const size_t first = job->first, end = job->first + job->count;
     const size_t full_end = end - end % W;
     size_t v = first - first % W;
+    morph_seek(&c, v);
     if (v < first) { /* head: the block holding `first` */
         int hi = end - v < W ? (int)(end - v) : W;
         skin_partial(&c, fns, &in, v, (int)(first - v), hi);

@@ -113,6 +113,39 @@ static void dqs(const skin_job *job, size_t v, vertex *x)
     x->p = add(x->p, tr);
 }
 
+/* The delta of sparse target t for vertex v, entry e, if v is listed
+ * (binary search; an unsorted list just finds fewer entries). */
+static int sparse_entry(const skin_morph_target *t, size_t v, size_t *e)
+{
+    size_t lo = 0, hi = t->count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (t->indices[mid] < v) lo = mid + 1; else hi = mid;
+    }
+    *e = lo;
+    return lo < t->count && t->indices[lo] == v;
+}
+
+/* p, n, t += sum_k w_k d_k over the call's active targets, in double. */
+static void morph(const skin_job *job, size_t v, vertex *x)
+{
+    const skin_mesh_desc *m = job->mesh;
+    vec3 *attr[3] = {&x->p, &x->n, &x->t};
+    vec3 sum[3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
+    for (uint32_t a = 0; a < job->morph_count; ++a) {
+        const skin_morph_target *t = &m->morph_targets[job->morph_index[a]];
+        const double w = job->palette->morph_weights[job->morph_index[a]];
+        size_t e = v;
+        if (t->indices && !sparse_entry(t, v, &e)) continue;
+        for (int g = 0; g < 3; ++g) {
+            if (!skin_morph_group_used(job, t, g)) continue;
+            const float *const *d = skin_morph_deltas(t, g);
+            sum[g] = add(sum[g], scale((vec3){d[0][e], d[1][e], d[2][e]}, w));
+        }
+    }
+    for (int g = 0; g < 3; ++g) *attr[g] = add(*attr[g], sum[g]);
+}
+
 static void put(const skin_job *job, int c, size_t v, double value)
 {
     float f = (float)value;
@@ -133,6 +166,7 @@ void skin_kernel_scalar(const skin_job *job)
         vertex x = {{m->px[v], m->py[v], m->pz[v]}, {0, 0, 0}, {0, 0, 0}, 0};
         if (job->normals) x.n = (vec3){m->nx[v], m->ny[v], m->nz[v]};
         if (job->tangents) x.t = (vec3){m->tx[v], m->ty[v], m->tz[v]}, x.tw = m->tw[v];
+        if (job->morph_count) morph(job, v, &x);
         if (job->method == SKIN_LBS)
             lbs(job, v, &x);
         else

@@ -34,6 +34,9 @@ const char *skin_status_string(skin_status status)
     case SKIN_ERROR_NON_FINITE: return "non-finite vertex attribute";
     case SKIN_ERROR_INVALID_HIERARCHY: return "parent joint does not precede its child";
     case SKIN_ERROR_UNSUPPORTED: return "ISA not supported by this CPU or build";
+    case SKIN_ERROR_MORPH_INDEX_ORDER: return "sparse morph indices not strictly increasing";
+    case SKIN_ERROR_MORPH_INDEX_RANGE: return "sparse morph index >= vertex count";
+    case SKIN_ERROR_MORPH_WEIGHT: return "non-finite morph weight";
     }
     return "unknown status";
 }
@@ -119,6 +122,30 @@ static skin_status prepare_output(const skin_mesh_desc *mesh, const skin_output 
     return SKIN_OK;
 }
 
+/* Morph targets: every delta group complete (checked for every target, so
+ * a mesh is accepted or refused whatever its weights), weights finite, and
+ * the targets with a non-zero weight listed in job->morph_index. */
+static skin_status prepare_morphs(const skin_mesh_desc *mesh, const float *weights, skin_job *job)
+{
+    if (!mesh->morph_target_count) return SKIN_OK;
+    if (!mesh->morph_targets) return SKIN_ERROR_NULL_ARGUMENT;
+    for (uint32_t k = 0; k < mesh->morph_target_count; ++k) {
+        const skin_morph_target *t = &mesh->morph_targets[k];
+        for (int g = 0; g < 3; ++g) {
+            const float *const *d = skin_morph_deltas(t, g);
+            if ((d[0] || d[1] || d[2]) && !(d[0] && d[1] && d[2])) return SKIN_ERROR_NULL_ARGUMENT;
+        }
+    }
+    if (!weights) return SKIN_OK;
+    for (uint32_t k = 0; k < mesh->morph_target_count; ++k) {
+        if (!isfinite(weights[k])) return SKIN_ERROR_MORPH_WEIGHT;
+        if (weights[k] == 0.0f) continue;
+        if (job->morph_count == SKIN_MAX_ACTIVE_MORPH_TARGETS) return SKIN_ERROR_INVALID_COUNT;
+        job->morph_index[job->morph_count++] = k;
+    }
+    return SKIN_OK;
+}
+
 skin_status skin_prepare_job(const skin_mesh_desc *mesh, const skin_palette *palette,
                              skin_method method, const skin_output *out, size_t first,
                              size_t count, skin_job *job)
@@ -147,6 +174,7 @@ skin_status skin_prepare_job(const skin_mesh_desc *mesh, const skin_palette *pal
 
     skin_status s = prepare_output(mesh, out, job);
     if (s != SKIN_OK) return s;
+    if ((s = prepare_morphs(mesh, palette->morph_weights, job)) != SKIN_OK) return s;
     job->mesh = mesh;
     job->palette = palette;
     job->method = method;

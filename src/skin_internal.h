@@ -26,6 +26,10 @@ typedef struct skin_job {
     skin_vector_format vector_format; /* normals and tangents; non-F32: the
                                          element starts at dst[3] / dst[6] */
     float *bounds;        /* NULL or 6 floats to fill */
+    /* Morph targets with a non-zero weight, in target order (the weights
+     * are the palette's; morph_count 0: none). */
+    uint32_t morph_count;
+    uint32_t morph_index[SKIN_MAX_ACTIVE_MORPH_TARGETS];
     char *dst[SKIN_COMPONENTS];
     size_t dst_stride[SKIN_COMPONENTS];
 } skin_job;
@@ -101,6 +105,19 @@ static inline void skin_pack_vector(skin_vector_format format, const float v[4],
 static inline size_t skin_vector_bytes(skin_vector_format format, int tangent)
 {
     return format == SKIN_VECTOR_1010102 ? 4 : format == SKIN_VECTOR_SNORM16 ? 8 : tangent ? 16 : 12;
+}
+
+/* Delta group g (0 position, 1 normal, 2 tangent) of a morph target: its
+ * three component pointers, as given (each may be NULL). */
+static inline const float *const *skin_morph_deltas(const skin_morph_target *t, int g)
+{
+    return g == 0 ? &t->dpx : g == 1 ? &t->dnx : &t->dtx;
+}
+
+/* Whether a call writing normals / tangents uses group g. */
+static inline int skin_morph_group_used(const skin_job *job, const skin_morph_target *t, int g)
+{
+    return skin_morph_deltas(t, g)[0] && (g == 0 || (g == 1 ? job->normals : job->tangents));
 }
 
 /* DQS: below this blended real-part norm the pivot's own dual quaternion is

@@ -190,7 +190,7 @@ static void test_model(const char *dir, const model_case *mc, skin_isa isa)
         CHECK_STATUS(skin_validate(&am->desc, am->bone_count, &rep), SKIN_OK);
         float *mats = malloc(12 * sizeof(float) * am->bone_count), *dqs = malloc(8 * sizeof(float) * am->bone_count);
         float *scl = malloc(3 * sizeof(float) * am->bone_count);
-        skin_palette pal = {am->bone_count, mats, NULL, dqs, scl};
+        skin_palette pal = {am->bone_count, mats, NULL, dqs, scl, NULL};
         float *want[10], *got[10];
         for (int c = 0; c < 10; ++c) want[c] = calloc(n + 1, sizeof(float)), got[c] = calloc(n + 1, sizeof(float));
         double *ref = malloc(3 * sizeof(double) * (n + 1));

@@ -43,13 +43,13 @@ static void setup(void)
 static skin_mesh_desc good_mesh(void)
 {
     skin_mesh_desc m = {N, px, py, pz, nx, ny, nz, tx, ty, tz, tw, K,
-                        SKIN_JOINT_U8, SKIN_WEIGHT_F32, {j0, j1}, {w0, w1}};
+                        SKIN_JOINT_U8, SKIN_WEIGHT_F32, {j0, j1}, {w0, w1}, 0, NULL};
     return m;
 }
 
 static skin_palette good_palette(void)
 {
-    skin_palette p = {JOINTS, mats, NULL, dqs, NULL};
+    skin_palette p = {JOINTS, mats, NULL, dqs, NULL, NULL};
     return p;
 }
 

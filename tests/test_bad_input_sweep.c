@@ -91,7 +91,7 @@ static mesh_case good_case(void)
                               .influence_count = 2, .joint_format = SKIN_JOINT_U8,
                               .weight_format = SKIN_WEIGHT_F32,
                               .joints = {j0, j1}, .weights = {w0, w1}};
-    c.pal = (skin_palette){J, mats, nmats, dqs, scales};
+    c.pal = (skin_palette){J, mats, nmats, dqs, scales, NULL};
     c.method = SKIN_LBS;
     float *v0 = inter + 20; /* vertex 0 after 2 spare vertices */
     c.out = (skin_output){.layout = SKIN_LAYOUT_STRIDED, .position = v0, .position_stride = 40,

@@ -41,8 +41,8 @@ static void wide_strides(void)
         memcpy(mats + 12 * j, m, sizeof m);
     }
     const skin_mesh_desc mesh = {N, px, py, pz, nx, ny, nz, tx, ty, tz, tw, 2,
-                                 SKIN_JOINT_U8, SKIN_WEIGHT_F32, {j0, j1}, {w0, w1}};
-    const skin_palette pal = {JOINTS, mats, NULL, NULL, NULL};
+                                 SKIN_JOINT_U8, SKIN_WEIGHT_F32, {j0, j1}, {w0, w1}, 0, NULL};
+    const skin_palette pal = {JOINTS, mats, NULL, NULL, NULL, NULL};
     static float tight[N * 10];
     skin_output ref = {0};
     ref.position = tight, ref.position_stride = 40;

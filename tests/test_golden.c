@@ -215,7 +215,7 @@ static int untouched(const void *p, size_t bytes)
 
 static void run_variant(const golden_mesh *g, skin_method method, int kind, const char *label)
 {
-    const skin_palette pal = {GOLDEN_JOINTS, golden_matrices, NULL, golden_dual_quats, NULL};
+    const skin_palette pal = {GOLDEN_JOINTS, golden_matrices, NULL, golden_dual_quats, NULL, NULL};
     const size_t n = g->mesh.vertex_count;
     vertex40 inter[CASES + 2];
     float soa[10][CASES + 2];
@@ -394,8 +394,8 @@ static void golden_scale(void)
     static const uint8_t j0[V] = {0, 1, 0}, j1[V] = {1, 2, 1};
     static const float w0[V] = {1, 0.5f, 0}, w1[V] = {0, 0.5f, 0};
     skin_mesh_desc mesh = {V, px, py, pz, nx, ny, nz, tx, ty, tz, tw, 2,
-                           SKIN_JOINT_U8, SKIN_WEIGHT_F32, {j0, j1}, {w0, w1}};
-    skin_palette pal = {3, mats, nmats, dq, scales};
+                           SKIN_JOINT_U8, SKIN_WEIGHT_F32, {j0, j1}, {w0, w1}, 0, NULL};
+    skin_palette pal = {3, mats, nmats, dq, scales, NULL};
     static const double dqs_p[V][3] = {{-1, 2, 1}, {3, 0, 0}, {-1, 2, 1}};
     static const double dqs_n[V][3] = {{0, 0.5, 0}, {0, 1.0 / 3, 0}, {0, 0.5, 0}};
     static const double dqs_t[V][3] = {{0, 2, 0}, {0, 0, 3}, {0, 2, 0}};
@@ -465,8 +465,8 @@ static void golden_pivot(void)
     static const float px[V] = {1, 1, 1}, zero[V] = {0, 0, 0};
     static const float ny[V] = {1, 1, 1}, tw[V] = {1, -1, 1};
     const skin_mesh_desc mesh = {V, px, zero, zero, zero, ny, zero, px, zero, zero, tw, 3,
-                                 SKIN_JOINT_U8, SKIN_WEIGHT_F32, {j0, j1, j2}, {w0, w1, w2}};
-    const skin_palette pal = {3, NULL, NULL, dq, NULL};
+                                 SKIN_JOINT_U8, SKIN_WEIGHT_F32, {j0, j1, j2}, {w0, w1, w2}, 0, NULL};
+    const skin_palette pal = {3, NULL, NULL, dq, NULL, NULL};
     for (int isa = SKIN_ISA_SCALAR; isa <= SKIN_ISA_NEON; ++isa) {
         if (!skin_isa_supported((skin_isa)isa)) continue;
         CHECK_STATUS(skin_set_isa((skin_isa)isa), SKIN_OK);
@@ -500,8 +500,8 @@ static void golden_packed(void)
     static const uint8_t j[1] = {0};
     static const float w[1] = {1};
     const skin_mesh_desc mesh = {1, p0, p0, p0, nx, ny, nz, tx, ty, tz, tw, 1,
-                                 SKIN_JOINT_U8, SKIN_WEIGHT_F32, {j}, {w}};
-    const skin_palette pal = {1, identity, NULL, NULL, NULL};
+                                 SKIN_JOINT_U8, SKIN_WEIGHT_F32, {j}, {w}, 0, NULL};
+    const skin_palette pal = {1, identity, NULL, NULL, NULL, NULL};
     const uint32_t n1010102 = 256u | 0x380u << 10 | 0x1ffu << 20;
     const uint32_t t1010102 = 0x201u | 1u << 10 | 0x17fu << 20 | 3u << 30;
     const int16_t n16[4] = {16384, -8192, 32767, 0}, t16[4] = {-32767, 33, 24575, -32767};
@@ -554,7 +554,7 @@ static void golden_bounds_edges(void)
 {
     golden_mesh g;
     build_mesh(&g, 1, SKIN_JOINT_U8, SKIN_WEIGHT_F32);
-    const skin_palette pal = {GOLDEN_JOINTS, golden_matrices, NULL, golden_dual_quats, NULL};
+    const skin_palette pal = {GOLDEN_JOINTS, golden_matrices, NULL, golden_dual_quats, NULL, NULL};
     float pos[3 * CASES], bounds[6];
     skin_output out = {.position = pos, .position_stride = 12, .bounds = bounds};
     /* vertex 0 is case A: (10,1,0) */

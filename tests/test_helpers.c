@@ -177,7 +177,7 @@ static void test_identity_remainder(void)
     d.joint_format = SKIN_JOINT_U8, d.weight_format = SKIN_WEIGHT_F32;
     for (int i = 0; i < 3; ++i) d.joints[i] = j[i], d.weights[i] = w[i];
     const float mats[24] = {1, 0, 0, 10, 0, 1, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0};
-    skin_palette pal = {2, mats, NULL, NULL, NULL};
+    skin_palette pal = {2, mats, NULL, NULL, NULL, NULL};
     float ox[3], oy[3], oz[3];
     skin_output out;
     memset(&out, 0, sizeof out);

@@ -463,7 +463,7 @@ static void prop_normalize_weights(void)
     float zeros[V] = {0};
     uint8_t j[V] = {0};
     skin_mesh_desc mesh = {V, zeros, zeros, zeros, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 4,
-                           SKIN_JOINT_U8, SKIN_WEIGHT_F32, {j, j, j, j}, {w[0], w[1], w[2], w[3]}};
+                           SKIN_JOINT_U8, SKIN_WEIGHT_F32, {j, j, j, j}, {w[0], w[1], w[2], w[3]}, 0, NULL};
     skin_validation_report rep;
     CHECK_STATUS(skin_validate(&mesh, 1, &rep), SKIN_OK);
     CHECK_STATUS(skin_normalize_weights(V, 0, slots), SKIN_ERROR_INVALID_INFLUENCES);
@@ -591,7 +591,7 @@ static void prop_deinterleave(void)
                     /* skin_validate accepts what it produced. */
                     static float zeros[V];
                     skin_mesh_desc mesh = {V, zeros, zeros, zeros, NULL, NULL, NULL, NULL,
-                                           NULL, NULL, NULL, k, jout, wfmt, {0}, {0}};
+                                           NULL, NULL, NULL, k, jout, wfmt, {0}, {0}, 0, NULL};
                     for (uint32_t i = 0; i < k; ++i) mesh.joints[i] = oj[i], mesh.weights[i] = ow[i];
                     skin_validation_report rep;
                     CHECK_STATUS(skin_validate(&mesh, max_joint + 1, &rep), SKIN_OK);

@@ -143,7 +143,7 @@ VkResult skin_vk_gpu_mesh_create(skin_vk_gpu *g, const skin_mesh_desc *mesh, uin
     /* Reuse the core's descriptor checks: a zero-length skin with an identity
      * palette validates formats, influence count and required pointers. */
     float identity[12] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0}, dummy[10];
-    skin_palette pal = {1, identity, NULL, NULL, NULL};
+    skin_palette pal = {.joint_count = 1, .matrices = identity};
     skin_output probe = {.layout = SKIN_LAYOUT_SOA};
     for (int c = 0; c < 3; ++c) probe.soa[c] = dummy + c;
     if (skin_mesh(mesh, &pal, SKIN_LBS, &probe, 0, 0) != SKIN_OK)

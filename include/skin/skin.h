@@ -79,7 +79,11 @@ typedef enum skin_status {
     SKIN_ERROR_WEIGHT_SUM = -13,       /**< (validation) weights do not sum to one */
     SKIN_ERROR_NON_FINITE = -14,       /**< (validation) non-finite vertex attribute */
     SKIN_ERROR_INVALID_HIERARCHY = -15,/**< a parent index does not precede its child */
-    SKIN_ERROR_UNSUPPORTED = -16       /**< the CPU cannot run the requested ISA */
+    SKIN_ERROR_UNSUPPORTED = -16,      /**< the CPU cannot run the requested ISA */
+    SKIN_ERROR_MORPH_INDEX_ORDER = -17,/**< (validation) sparse morph indices not
+                                            strictly increasing */
+    SKIN_ERROR_MORPH_INDEX_RANGE = -18,/**< (validation) a sparse morph index >= vertex_count */
+    SKIN_ERROR_MORPH_WEIGHT = -19      /**< a morph weight is NaN or infinite */
 } skin_status;
 
 /** A short English description of a status; never NULL, static storage. */
@@ -100,6 +104,36 @@ typedef enum skin_weight_format {
     SKIN_WEIGHT_UNORM16 = 2, /**< uint16_t, weight = value / 65535 */
     SKIN_WEIGHT_UNORM8 = 3   /**< uint8_t,  weight = value / 255 */
 } skin_weight_format;
+
+/**
+ * One morph target (blend shape): per-vertex deltas added to the mesh's
+ * attributes, scaled by the target's weight, before skinning:
+ *   p = p + sum_k w_k dp_k,  n = n + sum_k w_k dn_k,  t.xyz = t.xyz + sum_k w_k dt_k
+ * (t.w is never morphed; nothing is renormalised except by
+ * SKIN_OUTPUT_NORMALIZE).  Each attribute's deltas are optional: all three
+ * pointers of a group or none (NULL: that attribute has no delta in this
+ * target); a partly set group is SKIN_ERROR_NULL_ARGUMENT.  Deltas of an
+ * attribute the call does not write are ignored.
+ *  - Dense (indices NULL): every non-NULL delta array holds vertex_count
+ *    floats, indexed by vertex.
+ *  - Sparse (indices set): the target touches `count` vertices, listed in
+ *    indices in strictly increasing order, all < vertex_count; delta arrays
+ *    hold `count` floats, entry e belonging to vertex indices[e].  Vertices
+ *    not listed have zero deltas.  skin_validate checks the list (once, at
+ *    load); skinning with an unsorted or out-of-range list never reads or
+ *    writes out of bounds, but its deltas may be applied in part.
+ */
+typedef struct skin_morph_target {
+    const uint32_t *indices; /**< NULL: dense */
+    size_t count;            /**< sparse: entries in indices and each delta array */
+    const float *dpx, *dpy, *dpz;
+    const float *dnx, *dny, *dnz;
+    const float *dtx, *dty, *dtz;
+} skin_morph_target;
+
+/** At most this many morph targets may have a non-zero weight in one call
+ *  (any number may have weight zero): SKIN_ERROR_INVALID_COUNT beyond. */
+#define SKIN_MAX_ACTIVE_MORPH_TARGETS 64
 
 /**
  * A mesh as structure-of-arrays streams.  Every non-NULL stream holds
@@ -126,6 +160,10 @@ typedef struct skin_mesh_desc {
     skin_weight_format weight_format;
     const void *joints[SKIN_MAX_INFLUENCES];
     const void *weights[SKIN_MAX_INFLUENCES];
+    /** Morph targets (optional): morph_target_count entries.  Their weights
+     *  come with each frame's palette (skin_palette.morph_weights). */
+    uint32_t morph_target_count;
+    const skin_morph_target *morph_targets;
 } skin_mesh_desc;
 
 /**
@@ -141,6 +179,11 @@ typedef struct skin_mesh_desc {
  *    length.  Needed by DQS.
  *  - scales (optional, DQS): 3 floats per joint, per-axis scale applied in
  *    bind space before the rigid transform (see skin_matrix_to_dual_quat).
+ *  - morph_weights (optional): the frame's morph target weights, one per
+ *    target of the mesh (mesh->morph_target_count floats), any finite value
+ *    (negative and above 1 included; NaN or infinite:
+ *    SKIN_ERROR_MORPH_WEIGHT).  Targets whose weight is 0 cost nothing.
+ *    NULL: the mesh is skinned unmorphed.
  * Unused pointers may be NULL.
  */
 typedef struct skin_palette {
@@ -149,6 +192,7 @@ typedef struct skin_palette {
     const float *normal_matrices;
     const float *dual_quats;
     const float *scales;
+    const float *morph_weights;
 } skin_palette;
 
 typedef enum skin_method {
@@ -259,7 +303,8 @@ typedef struct skin_output {
 /**
  * Skins vertices [first, first + count) of mesh with palette into out.
  *
- * Argument checks are O(1) (data is checked by skin_validate, once).  Returns
+ * Argument checks are O(1), plus O(morph_target_count) for a morphed mesh
+ * (data is checked by skin_validate, once).  Returns
  * SKIN_OK, or an error status with nothing written.  count == 0 is valid and
  * writes nothing (except bounds).  Reentrant and allocation-free; never starts
  * threads.  Any number of threads may call it at once on disjoint ranges of
@@ -278,6 +323,13 @@ typedef struct skin_output {
  * vertices of the block; with negative weights DQS may pick another pivot.
  * Either way the result stays the same for any split into ranges (up to NaN
  * payloads, as above).
+ *
+ * Morph targets are applied in the same pass: each block adds its active
+ * targets' deltas, in target order, to the attributes it has just loaded
+ * (a sparse target only in the blocks its list touches), then skins them.
+ * A vertex's bits do not depend on the split either; the sign of a zero
+ * attribute may differ between a block a sparse target touches and one it
+ * does not (-0 + 0 = +0).
  */
 SKIN_API skin_status skin_mesh(const skin_mesh_desc *mesh, const skin_palette *palette,
                                skin_method method, const skin_output *out,
@@ -308,7 +360,9 @@ typedef struct skin_validation_report {
     skin_status status; /**< SKIN_OK or what is wrong with the first offender */
     size_t vertex;      /**< first offending vertex (0 when status is SKIN_OK) */
     uint32_t slot;      /**< offending influence slot, or attribute index for
-                             SKIN_ERROR_NON_FINITE (0..9 = px..tw) */
+                             SKIN_ERROR_NON_FINITE (0..9 = px..tw; in a morph
+                             target 0..8 = dpx..dtz) */
+    int32_t morph_target; /**< the morph target at fault, or -1 */
 } skin_validation_report;
 
 /**
@@ -316,8 +370,12 @@ typedef struct skin_validation_report {
  * the descriptor like skin_mesh, then per vertex in order: non-finite
  * positions/normals/tangents, joints >= joint_count, negative or non-finite
  * weights, weight sums (f32: |sum - 1| > 1e-3; unorm16/unorm8: the integer sum
- * must equal exactly 65535/255).  Stops at the first offender.  report may be
- * NULL.  Returns report->status.
+ * must equal exactly 65535/255).  Then each morph target in order: sparse
+ * indices strictly increasing (SKIN_ERROR_MORPH_INDEX_ORDER) and below
+ * vertex_count (SKIN_ERROR_MORPH_INDEX_RANGE), deltas finite
+ * (SKIN_ERROR_NON_FINITE; report->vertex is the vertex the delta belongs
+ * to).  Stops at the first offender.  report may be NULL.  Returns
+ * report->status.
  */
 SKIN_API skin_status skin_validate(const skin_mesh_desc *mesh, uint32_t joint_count,
                                    skin_validation_report *report);

@@ -50,7 +50,7 @@ static int rig_alloc(rig *r, const rig_options *o)
     m->weight_format = o->weight_format;
     for (uint32_t i = 0; i < o->influence_count; ++i)
         m->joints[i] = r->joints[i], m->weights[i] = r->weights[i];
-    r->palette = (skin_palette){o->joint_count, r->matrices, NULL, r->dual_quats, r->scales};
+    r->palette = (skin_palette){.joint_count = o->joint_count, .matrices = r->matrices, .dual_quats = r->dual_quats, .scales = r->scales};
     r->seed = o->seed;
     return 0;
 }

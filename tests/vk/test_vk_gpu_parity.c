@@ -296,7 +296,7 @@ static int real_asset(vkh *h, errs *total)
               skin_matrices_to_dual_quats(bones, r.matrices, r.dual_quats, NULL, NULL) != SKIN_OK;
     if (!bad) {
         r.mesh = a->meshes[mi].desc;
-        r.palette = (skin_palette){bones, r.matrices, NULL, r.dual_quats, NULL};
+        r.palette = (skin_palette){bones, r.matrices, NULL, r.dual_quats, NULL, NULL};
         bad = run_rig(h, &r, "Testwuson.X", total);
     } else {
         fprintf(stderr, "Testwuson.X: no pose\n");
