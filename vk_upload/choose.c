@@ -39,9 +39,14 @@ static const char *gpu_unsupported(const vk_ctx *c, const skin_vk_path_query *q,
     VkDeviceSize streams = 4 * (10 * n + k * ((n * jb + 3) / 4 + (n * wb + 3) / 4));
     if (streams > lim->maxStorageBufferRange) return "mesh streams exceed maxStorageBufferRange";
     if (n * stride > lim->maxStorageBufferRange) return "output exceeds maxStorageBufferRange";
-    if ((VkDeviceSize)q->palette->joint_count * 84 > lim->maxStorageBufferRange)
+    if ((VkDeviceSize)q->palette->joint_count * 84 +
+            (m->morph_target_count ? VK_GPU_MORPH_LIST_BYTES : 0) >
+        lim->maxStorageBufferRange)
         return "palette exceeds maxStorageBufferRange";
-    if (lim->maxPushConstantsSize < 64) return "fewer than 64 bytes of push constants";
+    if (vk_morph_words(m, m->nx != NULL, m->tx != NULL, lim->maxStorageBufferRange / 4) ==
+        UINT64_MAX)
+        return "morph targets exceed maxStorageBufferRange";
+    if (lim->maxPushConstantsSize < VK_GPU_PUSH_BYTES) return "too few bytes of push constants";
     if (lim->maxBoundDescriptorSets < 2) return "fewer than 2 bound descriptor sets";
     uint32_t families = 0;
     c->fn.GetPhysicalDeviceQueueFamilyProperties(q->physical_device, &families, NULL);
@@ -95,7 +100,8 @@ static VkResult measure(bench *b, skin_vk_path_report *rep)
     skin_vk_stream_create_info ci = {.physical_device = q->physical_device, .device = q->device,
                                      .queue_family_index = q->queue_family_index,
                                      .region_size = (VkDeviceSize)n * b->layout.stride +
-                                                    (VkDeviceSize)q->palette->joint_count * 84 + 4096,
+                                                    (VkDeviceSize)q->palette->joint_count * 84 +
+                                                    VK_GPU_MORPH_LIST_BYTES + 4096,
                                      .region_count = 2,
                                      .allocator = q->allocator,
                                      .get_instance_proc_addr = q->get_instance_proc_addr,

@@ -4,6 +4,7 @@
  * and embedded; a mesh's formats and influence count are specialization
  * constants, so each mesh gets its own pipeline per method (created on first
  * use); everything that varies per call is a push constant. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,8 +23,12 @@ static const uint32_t skin_dqs_spv[] =
 typedef struct push_params {
     uint32_t n, first, count, joint_count, tangent_plane, joint_base, weight_base, flags;
     uint32_t vector_format, pos_off, nrm_off, tan_off, pos_stride, nrm_stride, tan_stride;
-    uint32_t comp_step;
+    uint32_t comp_step, morph_count, morph_base, morph_targets;
 } push_params;
+_Static_assert(sizeof(push_params) == VK_GPU_PUSH_BYTES, "push constants");
+
+/* Matches the morph binding in shaders/skin_common.glsl. */
+enum { MORPH_HEADER = 6, M_SPARSE = 1, M_POS = 2, M_NRM = 4, M_TAN = 8 };
 
 enum { F_NORMAL = 1, F_TANGENT = 2, F_NORMALIZE = 4, F_EXTRA = 8 };
 
@@ -44,9 +49,10 @@ struct skin_vk_gpu_mesh {
     uint32_t influence_count, joint_count, has_normal, has_tangent;
     uint32_t joint_bytes, weight_format; /* specialization constants */
     uint32_t joint_base, weight_base;    /* word offsets in streams */
+    uint32_t morph_count;                /* the mesh's morph targets */
     vk_block streams;                    /* device-local, see skin_common.glsl */
     vk_block staging;                    /* host copy when streams is not mappable */
-    VkDeviceSize bytes;                  /* of streams */
+    VkDeviceSize bytes;                  /* of streams (and morph targets after them) */
     int upload_recorded;                 /* staging copy recorded (first skin call) */
     VkDescriptorPool pool;
     VkDescriptorSet set; /* written once: bindings never change */
@@ -72,12 +78,14 @@ VkResult skin_vk_gpu_create(const skin_vk_gpu_create_info *info, skin_vk_gpu **o
     g->dst_access = info->dst_access ? info->dst_access : VK_ACCESS_VERTEX_ATTRIBUTE_READ_BIT;
     const vk_fns *f = &g->c.fn;
     VkDevice dev = g->c.device;
-    VkDescriptorSetLayoutBinding b = {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
-                                      VK_SHADER_STAGE_COMPUTE_BIT, NULL};
+    VkDescriptorSetLayoutBinding b[2]; /* the streams, the morph targets */
+    for (uint32_t i = 0; i < 2; ++i)
+        b[i] = (VkDescriptorSetLayoutBinding){i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
+                                              VK_SHADER_STAGE_COMPUTE_BIT, NULL};
     VkDescriptorSetLayoutCreateInfo sli = {
         .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-        .bindingCount = 1,
-        .pBindings = &b};
+        .bindingCount = 2,
+        .pBindings = b};
     VkPushConstantRange pcr = {VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push_params)};
     r = f->CreateDescriptorSetLayout(dev, &sli, g->c.allocator, &g->set_layout);
     if (r != VK_SUCCESS) {
@@ -133,6 +141,63 @@ static size_t weight_bytes(skin_weight_format f)
 }
 static VkDeviceSize plane_words(size_t n, size_t elem) { return ((VkDeviceSize)n * elem + 3) / 4; }
 
+/* Which delta groups of target t are uploaded (M_POS/M_NRM/M_TAN): those
+ * it has for attributes the mesh has. */
+static uint32_t morph_groups(const skin_morph_target *t, int has_normal, int has_tangent)
+{
+    return (t->dpx ? M_POS : 0) | (has_normal && t->dnx ? M_NRM : 0) |
+           (has_tangent && t->dtx ? M_TAN : 0);
+}
+static uint32_t popcount3(uint32_t g) { return !!(g & M_POS) + !!(g & M_NRM) + !!(g & M_TAN); }
+
+VkDeviceSize vk_morph_words(const skin_mesh_desc *mesh, int has_normal, int has_tangent,
+                            VkDeviceSize max_words)
+{
+    /* Headers, then per target: its index list (sparse, when it has a
+     * group) and 3 planes per group.  Checked as it grows, so no product
+     * overflows (max_words < 2^30). */
+    VkDeviceSize words = (VkDeviceSize)mesh->morph_target_count * MORPH_HEADER;
+    if (words > max_words) return UINT64_MAX;
+    for (uint32_t k = 0; k < mesh->morph_target_count; ++k) {
+        const skin_morph_target *t = &mesh->morph_targets[k];
+        uint32_t groups = popcount3(morph_groups(t, has_normal, has_tangent));
+        if (!groups) continue;
+        if ((t->indices ? t->count : mesh->vertex_count) > max_words) return UINT64_MAX;
+        VkDeviceSize len = t->indices ? t->count : mesh->vertex_count;
+        words += (t->indices ? len : 0) + 3 * groups * len;
+        if (words > max_words) return UINT64_MAX;
+    }
+    return words;
+}
+
+/* Writes the morph binding (vk_morph_words words) at dst. */
+static void upload_morphs(const skin_mesh_desc *mesh, int has_normal, int has_tangent,
+                          uint32_t *dst)
+{
+    uint32_t at = mesh->morph_target_count * MORPH_HEADER; /* fits: checked by vk_morph_words */
+    for (uint32_t k = 0; k < mesh->morph_target_count; ++k) {
+        const skin_morph_target *t = &mesh->morph_targets[k];
+        uint32_t *h = dst + (size_t)k * MORPH_HEADER, groups = morph_groups(t, has_normal, has_tangent);
+        size_t len = t->indices ? t->count : mesh->vertex_count;
+        if (!groups) continue; /* header all zero: nothing to apply */
+        h[0] = groups | (t->indices ? M_SPARSE : 0);
+        h[1] = (uint32_t)len;
+        if (t->indices) {
+            h[2] = at;
+            memcpy(dst + at, t->indices, len * 4);
+            at += (uint32_t)len;
+        }
+        for (int g = 0; g < 3; ++g) {
+            if (!(groups & (M_POS << g))) continue;
+            const float *d[3] = {g == 0 ? t->dpx : g == 1 ? t->dnx : t->dtx,
+                                 g == 0 ? t->dpy : g == 1 ? t->dny : t->dty,
+                                 g == 0 ? t->dpz : g == 1 ? t->dnz : t->dtz};
+            h[3 + g] = at;
+            for (int c = 0; c < 3; ++c, at += (uint32_t)len) memcpy(dst + at, d[c], len * 4);
+        }
+    }
+}
+
 VkResult skin_vk_gpu_mesh_create(skin_vk_gpu *g, const skin_mesh_desc *mesh, uint32_t joint_count,
                                  skin_vk_gpu_mesh **out)
 {
@@ -152,7 +217,8 @@ VkResult skin_vk_gpu_mesh_create(skin_vk_gpu *g, const skin_mesh_desc *mesh, uin
      * storage-buffer binding. */
     const VkPhysicalDeviceLimits *lim = &g->c.props.limits;
     if ((mesh->vertex_count + GROUP - 1) / GROUP > lim->maxComputeWorkGroupCount[0] ||
-        (VkDeviceSize)joint_count * 84 > lim->maxStorageBufferRange) /* palette + extra */
+        (VkDeviceSize)joint_count * 84 + (mesh->morph_target_count ? VK_GPU_MORPH_LIST_BYTES : 0) >
+            lim->maxStorageBufferRange) /* palette + extra + active morph targets */
         return VK_ERROR_FEATURE_NOT_PRESENT;
 
     size_t n = mesh->vertex_count;
@@ -164,6 +230,13 @@ VkResult skin_vk_gpu_mesh_create(skin_vk_gpu *g, const skin_mesh_desc *mesh, uin
     VkDeviceSize jw = plane_words(n, jb), ww = plane_words(n, wb);
     VkDeviceSize words = (VkDeviceSize)planes * n + k * (jw + ww);
     if (words * 4 > lim->maxStorageBufferRange) return VK_ERROR_FEATURE_NOT_PRESENT;
+    /* Morph targets: their own binding, after the streams at an aligned
+     * offset, within maxStorageBufferRange too. */
+    VkDeviceSize morph_words = vk_morph_words(mesh, has_normal, has_tangent,
+                                              lim->maxStorageBufferRange / 4);
+    if (morph_words == UINT64_MAX) return VK_ERROR_FEATURE_NOT_PRESENT;
+    VkDeviceSize align = lim->minStorageBufferOffsetAlignment ? lim->minStorageBufferOffsetAlignment : 1;
+    VkDeviceSize morph_at = (words * 4 + align - 1) / align * align;
 
     skin_vk_gpu_mesh *m = calloc(1, sizeof *m);
     if (!m) return VK_ERROR_OUT_OF_HOST_MEMORY;
@@ -179,7 +252,8 @@ VkResult skin_vk_gpu_mesh_create(skin_vk_gpu *g, const skin_mesh_desc *mesh, uin
                                                                     : 2;
     m->joint_base = (uint32_t)(planes * n);
     m->weight_base = (uint32_t)(m->joint_base + k * jw);
-    VkDeviceSize bytes = words * 4;
+    m->morph_count = mesh->morph_target_count;
+    VkDeviceSize bytes = morph_words ? morph_at + morph_words * 4 : words * 4;
     /* Device-local storage; written in place when it is also host-visible
      * (integrated GPUs, resizable BAR, lavapipe) unless staging is forced,
      * else through a staging buffer whose copy the first skin call records
@@ -212,9 +286,11 @@ VkResult skin_vk_gpu_mesh_create(skin_vk_gpu *g, const skin_mesh_desc *mesh, uin
     }
     for (uint32_t i = 0; i < k; ++i, dst += jw) memcpy(dst, mesh->joints[i], n * jb);
     for (uint32_t i = 0; i < k; ++i, dst += ww) memcpy(dst, mesh->weights[i], n * wb);
+    if (morph_words)
+        upload_morphs(mesh, has_normal, has_tangent, (uint32_t *)((char *)up->mapped + morph_at));
     if ((r = vk_block_flush(&g->c, up, 0, bytes, 0)) != VK_SUCCESS) goto fail;
 
-    VkDescriptorPoolSize ps = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1};
+    VkDescriptorPoolSize ps = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2};
     VkDescriptorPoolCreateInfo dpi = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
                                       .maxSets = 1,
                                       .poolSizeCount = 1,
@@ -229,14 +305,19 @@ VkResult skin_vk_gpu_mesh_create(skin_vk_gpu *g, const skin_mesh_desc *mesh, uin
                                        .descriptorSetCount = 1,
                                        .pSetLayouts = &g->set_layout};
     if ((r = g->c.fn.AllocateDescriptorSets(g->c.device, &dai, &m->set)) != VK_SUCCESS) goto fail;
-    VkDescriptorBufferInfo bi = {m->streams.buffer, 0, bytes};
-    VkWriteDescriptorSet w = {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
-                              .dstSet = m->set,
-                              .dstBinding = 0,
-                              .descriptorCount = 1,
-                              .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-                              .pBufferInfo = &bi};
-    g->c.fn.UpdateDescriptorSets(g->c.device, 1, &w, 0, NULL);
+    /* Binding 1: the morph targets, or (none) the streams again, never read. */
+    VkDescriptorBufferInfo bi[2] = {{m->streams.buffer, 0, words * 4},
+                                    {m->streams.buffer, morph_words ? morph_at : 0,
+                                     morph_words ? morph_words * 4 : words * 4}};
+    VkWriteDescriptorSet w[2];
+    for (uint32_t i = 0; i < 2; ++i)
+        w[i] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                                      .dstSet = m->set,
+                                      .dstBinding = i,
+                                      .descriptorCount = 1,
+                                      .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                      .pBufferInfo = &bi[i]};
+    g->c.fn.UpdateDescriptorSets(g->c.device, 2, w, 0, NULL);
     *out = m;
     return VK_SUCCESS;
 fail:
@@ -298,6 +379,21 @@ VkResult skin_vk_gpu_skin(skin_vk_gpu_mesh *m, skin_vk_stream *stream, const ski
     skin_vk_vertex_layout layout;
     if (skin_vk_vertex_layout_init(call->attributes, call->packing, &layout) != SKIN_OK)
         return VK_ERROR_VALIDATION_FAILED_EXT;
+    /* The frame's active morph targets, as skin_mesh takes them: finite
+     * weights, at most SKIN_MAX_ACTIVE_MORPH_TARGETS non-zero; uploaded
+     * with the palette as (target, weight bits) pairs in target order. */
+    uint32_t active[2 * SKIN_MAX_ACTIVE_MORPH_TARGETS], na = 0;
+    if (pal->morph_weights) {
+        for (uint32_t t = 0; t < m->morph_count; ++t) {
+            float w = pal->morph_weights[t];
+            if (!isfinite(w)) return VK_ERROR_VALIDATION_FAILED_EXT;
+            if (w == 0.0f) continue;
+            if (na == SKIN_MAX_ACTIVE_MORPH_TARGETS) return VK_ERROR_VALIDATION_FAILED_EXT;
+            active[2 * na] = t;
+            memcpy(&active[2 * na + 1], &w, sizeof w);
+            ++na;
+        }
+    }
     VkResult r = mesh_pipeline(m, dqs);
     if (r != VK_SUCCESS) return r;
     /* This call's palette comes from the frame's region (the GPU is done
@@ -307,10 +403,11 @@ VkResult skin_vk_gpu_skin(skin_vk_gpu_mesh *m, skin_vk_stream *stream, const ski
      * bytes its dispatch reads and writes. */
     VkDeviceSize J = m->joint_count;
     const void *extra = dqs ? (const void *)pal->scales : (const void *)pal->normal_matrices;
+    VkDeviceSize pal_bytes = J * (dqs ? 32 : 48), extra_bytes = extra ? J * (dqs ? 12 : 36) : 0;
     VkDescriptorSet frame_set;
     r = vk_stream_alloc_gpu(stream, frame, call->count, &layout, dqs ? pal->dual_quats : pal->matrices,
-                            J * (dqs ? 32 : 48), extra, extra ? J * (dqs ? 12 : 36) : 0,
-                            &frame_set, slot);
+                            pal_bytes, extra, extra_bytes, na ? active : NULL,
+                            (VkDeviceSize)8 * na, &frame_set, slot);
     if (r != VK_SUCCESS) return r;
     const skin_vk_gpu *g = m->gpu;
     const vk_fns *f = &g->c.fn;
@@ -337,7 +434,8 @@ VkResult skin_vk_gpu_skin(skin_vk_gpu_mesh *m, skin_vk_stream *stream, const ski
                          (extra ? F_EXTRA : 0),
                      call->packing == SKIN_VK_PACK_FLOAT ? 0
                      : call->packing == SKIN_VK_PACK_SNORM16 ? 1 : 2,
-                     0, 0, 0, 0, 0, 0, 0};
+                     0, 0, 0, 0, 0, 0, 0, na, (uint32_t)((pal_bytes + extra_bytes) / 4),
+                     m->morph_count};
     if (call->layout == SKIN_LAYOUT_SOA) { /* planes px py pz [nx ny nz] [tx ty tz tw] */
         p.nrm_off = 3 * count;
         p.tan_off = (3 + 3 * nrm) * count;

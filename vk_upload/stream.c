@@ -314,9 +314,10 @@ static VkResult call_set(skin_vk_stream *s, uint32_t ri, VkDeviceSize pal_offset
 VkResult vk_stream_alloc_gpu(skin_vk_stream *s, const skin_vk_frame *frame, size_t vertex_count,
                              const skin_vk_vertex_layout *layout, const void *palette,
                              VkDeviceSize palette_bytes, const void *extra,
-                             VkDeviceSize extra_bytes, VkDescriptorSet *set, skin_vk_slot *slot)
+                             VkDeviceSize extra_bytes, const void *morph, VkDeviceSize morph_bytes,
+                             VkDescriptorSet *set, skin_vk_slot *slot)
 {
-    VkDeviceSize all = palette_bytes + extra_bytes;
+    VkDeviceSize all = palette_bytes + extra_bytes + morph_bytes;
     if (!frame_ok(s, frame)) return VK_ERROR_VALIDATION_FAILED_EXT;
     uint32_t ri = frame->region;
     VkDeviceSize room = s->region_size - s->region[ri].used - s->region[ri].gpu_used;
@@ -333,6 +334,9 @@ VkResult vk_stream_alloc_gpu(skin_vk_stream *s, const skin_vk_frame *frame, size
     memcpy((char *)s->host.mapped + pal_at, palette, (size_t)palette_bytes);
     if (extra_bytes)
         memcpy((char *)s->host.mapped + pal_at + palette_bytes, extra, (size_t)extra_bytes);
+    if (morph_bytes)
+        memcpy((char *)s->host.mapped + pal_at + palette_bytes + extra_bytes, morph,
+               (size_t)morph_bytes);
     /* Taken only when everything succeeded (the set stays in the pool). */
     if ((r = vk_block_flush(&s->c, &s->host, pal_at, all, s->flushes)) != VK_SUCCESS) return r;
     s->region[ri].gpu_used += out_bytes + pal_bytes;

@@ -88,8 +88,9 @@ VkResult vk_block_flush(const vk_ctx *c, const vk_block *b, VkDeviceSize offset,
 VkResult vk_frame_set_layout_create(const vk_ctx *c, VkDescriptorSetLayout *layout);
 
 /* Stream ring, for the GPU path: takes a slot for vertex_count vertices and,
- * below it, palette_bytes + extra_bytes for this call's palette (extra: the
- * normal matrices or scales, right after it; may be NULL), both from the end
+ * below it, palette_bytes + extra_bytes + morph_bytes for this call's palette
+ * (extra: the normal matrices or scales, right after it; morph: the active
+ * morph targets, right after those; either may be NULL), both from the end
  * of the region (never flushed or copied by commit); copies the palette into
  * the mapped buffer and flushes it when the ring flushes; allocates from the
  * region's descriptor pools (reset at acquire) a set pointing at exactly the
@@ -104,6 +105,20 @@ void vk_slot_output(void *mapped, const skin_vk_vertex_layout *layout, skin_outp
 VkResult vk_stream_alloc_gpu(skin_vk_stream *s, const skin_vk_frame *frame, size_t vertex_count,
                              const skin_vk_vertex_layout *layout, const void *palette,
                              VkDeviceSize palette_bytes, const void *extra,
-                             VkDeviceSize extra_bytes, VkDescriptorSet *set, skin_vk_slot *slot);
+                             VkDeviceSize extra_bytes, const void *morph, VkDeviceSize morph_bytes,
+                             VkDescriptorSet *set, skin_vk_slot *slot);
+
+/* GPU path (gpu.c): bytes of push constants (shaders/skin_common.glsl's
+ * Params), and the most bytes a call's active morph targets take in its
+ * palette sub-allocation (SKIN_MAX_ACTIVE_MORPH_TARGETS (target, weight)
+ * pairs). */
+#define VK_GPU_PUSH_BYTES 76u
+#define VK_GPU_MORPH_LIST_BYTES (8u * SKIN_MAX_ACTIVE_MORPH_TARGETS)
+/* Words of a mesh's morph binding (headers, sparse index lists, delta
+ * planes of the groups for attributes the mesh has), 0 without targets, or
+ * UINT64_MAX when more than max_words.  The mesh must pass skin_mesh's
+ * checks (targets present, delta groups complete). */
+VkDeviceSize vk_morph_words(const skin_mesh_desc *mesh, int has_normal, int has_tangent,
+                            VkDeviceSize max_words);
 
 #endif

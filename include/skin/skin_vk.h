@@ -289,9 +289,11 @@ SKIN_VK_API skin_status skin_vk_skin(const skin_vk_slot *slot, const skin_mesh_d
  * near-zero fallback, optional per-joint scale) as in the CPU kernels; 1..8
  * influences; u8/u16 joints and f32/unorm16/unorm8 weights read as uploaded
  * (never widened); NORMALIZE; float, snorm16 or 1010102 normals/tangents;
- * interleaved or SoA output; any vertex range.  The mesh streams are
- * uploaded once; each call uploads its palette into its frame's region and
- * records one dispatch.
+ * interleaved or SoA output; any vertex range; morph targets (dense and
+ * sparse, applied before skinning as skin_mesh applies them).  The mesh
+ * streams and morph targets are uploaded once; each call uploads its
+ * palette and its active morph targets into its frame's region and records
+ * one dispatch.
  */
 typedef struct skin_vk_gpu_create_info {
     VkPhysicalDevice physical_device;
@@ -322,17 +324,34 @@ SKIN_VK_API void skin_vk_gpu_destroy(skin_vk_gpu *gpu);
 
 /**
  * Uploads mesh (positions, and normals/tangents when present, influences in
- * their own formats, not widened) for palettes of joint_count joints, once,
+ * their own formats, not widened, and its morph targets) for palettes of
+ * joint_count joints, once,
  * into device-local memory: written in place when that memory is
  * host-visible, else (or with SKIN_VK_FORCE_STAGING) into a host staging
  * buffer whose copy (and a TRANSFER -> COMPUTE_SHADER barrier) the mesh's
  * first skin_vk_gpu_skin call records into its command buffer; that command
  * buffer must be submitted before or with any later use of the mesh.  Palettes are not stored with the mesh: each
- * skin_vk_gpu_skin call takes its own from the frame.  Returns VK_SUCCESS,
- * VK_ERROR_VALIDATION_FAILED_EXT for a bad mesh (skin_mesh's checks) or
+ * skin_vk_gpu_skin call takes its own from the frame.
+ *
+ * Morph targets (mesh->morph_targets) are uploaded as floats, as given, into
+ * a storage-buffer binding of their own after the streams: 24 header bytes
+ * per target, then per target the delta groups it has for attributes the
+ * mesh has (a normal group of a mesh without normals is not uploaded), each
+ * 3 planes (x, y, z): dense, 3 * 4 * vertex_count bytes per group; sparse,
+ * its index list (4 * count bytes, when it has a group) and 3 * 4 * count
+ * bytes per group.  Sparse lists are taken as they are, like skin_mesh takes
+ * them: skin_validate checks them; an unsorted or out-of-range list never
+ * makes the shader read out of bounds, but its deltas may be applied in
+ * part.  The weights come with each call's palette (skin_palette.morph_weights).
+ *
+ * Returns VK_SUCCESS,
+ * VK_ERROR_VALIDATION_FAILED_EXT for a bad mesh (skin_mesh's checks: a
+ * partly set delta group, morph_target_count without morph_targets, ...) or
  * arguments, VK_ERROR_FEATURE_NOT_PRESENT when the device's limits
  * (maxComputeWorkGroupCount[0] * 64 vertices, maxStorageBufferRange for the
- * streams or for joint_count * 84 palette bytes) are too small for the mesh, or an allocation error.  Thread
+ * streams, for the morph targets' bytes above, or for joint_count * 84
+ * palette bytes, + 512 when the mesh has morph targets) are too small for
+ * the mesh, or an allocation error.  Thread
  * safety: any number of meshes may be created at once from one gpu (it is
  * only read).
  */
@@ -346,7 +365,9 @@ SKIN_VK_API void skin_vk_gpu_mesh_destroy(skin_vk_gpu_mesh *mesh);
 typedef struct skin_vk_gpu_call {
     skin_method method;           /**< SKIN_LBS or SKIN_DQS */
     /** joint_count as at upload; LBS: matrices (and optional
-     *  normal_matrices); DQS: dual_quats (and optional scales). */
+     *  normal_matrices); DQS: dual_quats (and optional scales).
+     *  morph_weights: as for skin_mesh (one per morph target of the mesh;
+     *  NULL: unmorphed). */
     const skin_palette *palette;
     uint32_t attributes;          /**< SKIN_VK_NORMAL / SKIN_VK_TANGENT; must be in the mesh */
     skin_vk_packing packing;      /**< normals/tangents: float, 1010102 or snorm16 */
@@ -363,9 +384,11 @@ typedef struct skin_vk_gpu_call {
 /**
  * Skins vertices [first, first+count) of the uploaded mesh on the GPU into a
  * new slot of the acquired frame: output element i is vertex first + i.
- * The palette (and normal matrices or scales when given) is copied into this
+ * The palette (and normal matrices or scales when given, and the active
+ * morph targets) is copied into this
  * call's own sub-allocation of the frame's region (joint_count * 48 (+36)
- * bytes for LBS, * 32 (+12) for DQS, rounded up to the ring's alignment,
+ * bytes for LBS, * 32 (+12) for DQS, + 8 bytes per active morph target,
+ * rounded up to the ring's alignment,
  * flushed when the ring flushes), so any number of meshes and instances of
  * one mesh may be skinned in one frame, each with its own palette, until the
  * region is full.  Records into cmd (recording, outside a render pass) the
@@ -379,14 +402,28 @@ typedef struct skin_vk_gpu_call {
  * palette from the mapped staging buffer.  *slot receives buffer, offset,
  * vertex_count = count and the interleaved layout; slot->mapped is NULL (the
  * GPU writes it).
+ *
+ * Morph targets, as skin_mesh applies them: the active targets are those
+ * whose weight in palette->morph_weights is not zero (at most
+ * SKIN_MAX_ACTIVE_MORPH_TARGETS; targets of weight 0 cost nothing, and
+ * NULL weights skin unmorphed); each is uploaded as a (target index,
+ * weight) pair.  Per vertex the shader adds, in target order, w * delta of
+ * each active target to the position, and to the normal and tangent xyz
+ * when the call writes them (tangent w untouched), before skinning (LBS
+ * and DQS alike): a dense target indexed by vertex, a sparse one at the
+ * entry a binary search of the vertex in its index list finds (none: no
+ * delta).  The results match skin_mesh's within float rounding (the CPU
+ * reference sums in double).
+ *
  * Returns VK_SUCCESS, VK_ERROR_OUT_OF_POOL_MEMORY when the region is full or
  * the frame already has 2048 GPU calls (nothing is taken),
  * VK_ERROR_FEATURE_NOT_PRESENT when the slot is larger than
  * maxStorageBufferRange, VK_ERROR_VALIDATION_FAILED_EXT for bad arguments
  * (NULL pointers, a missing palette array, a joint_count mismatch, attributes
  * the mesh lacks, unknown method/packing/layout/flags, SoA with packing, an
- * empty or out-of-range vertex range, a frame not acquired now or of another
- * stream), or a flush, pipeline or descriptor error such as
+ * empty or out-of-range vertex range, a NaN or infinite morph weight, more
+ * than SKIN_MAX_ACTIVE_MORPH_TARGETS non-zero morph weights, a frame not
+ * acquired now or of another stream), or a flush, pipeline or descriptor error such as
  * VK_ERROR_OUT_OF_HOST_MEMORY.  On any error nothing is taken from the
  * frame and nothing is recorded into cmd.
  * Thread safety: externally synchronised on the stream, the mesh and cmd.
@@ -448,8 +485,8 @@ typedef struct skin_vk_path_report {
 /**
  * Decides between the CPU and the GPU skinning path for this device and
  * mesh.  Always reports the device and whether the GPU path can run
- * (workgroup count, storage-buffer ranges for streams, output and palette,
- * push constants, descriptor sets, a compute queue family).  When frames > 0
+ * (workgroup count, storage-buffer ranges for streams, morph targets, output
+ * and palette, push constants, descriptor sets, a compute queue family).  When frames > 0
  * and the GPU path can run, measures both paths on `queue` (a ring of 2
  * regions, a GPU mesh and a command pool of its own, all freed before
  * return) and recommends the faster with its figures.  This submits work to

@@ -11,9 +11,20 @@ layout(constant_id = 2) const uint WEIGHT_FMT = 0u;  // 0 f32, 1 unorm16, 2 unor
 // [tx ty tz tw]; then K joint planes (u8 or u16, packed, each padded to 4
 // bytes); then K weight planes (f32, or unorm16/unorm8 packed and padded).
 layout(std430, set = 0, binding = 0) readonly buffer Mesh { uint src[]; };
-// Set 1 is this call's, from the stream ring's region: its palette and its
-// output slot.
-layout(std430, set = 1, binding = 0) readonly buffer Palette { float pal[]; };
+// The mesh's morph targets (binding 1 of set 0; the streams again when the
+// mesh has none): a header of MORPH_HEADER words per target, then the data,
+// floats as given (never widened).  Header: flags (M_*), len (dense: n;
+// sparse: its entry count), the word offset of its sorted vertex indices
+// (sparse), then the word offsets of its position, normal and tangent delta
+// groups, each 3 planes (x y z) of len floats.  Groups an attribute of the
+// mesh does not have are not uploaded.
+layout(std430, set = 0, binding = 1) readonly buffer Morph { uint morph[]; };
+const uint MORPH_HEADER = 6u;
+const uint M_SPARSE = 1u, M_POS = 2u, M_NRM = 4u, M_TAN = 8u;
+// Set 1 is this call's, from the stream ring's region: its palette (then the
+// normal matrices or scales, then the active morph targets as (target,
+// weight bits) pairs in target order) and its output slot.
+layout(std430, set = 1, binding = 0) readonly buffer Palette { uint palw[]; };
 layout(std430, set = 1, binding = 1) writeonly buffer Out { uint dst[]; };
 
 const uint F_NORMAL = 1u, F_TANGENT = 2u, F_NORMALIZE = 4u, F_EXTRA = 8u;
@@ -31,7 +42,12 @@ layout(push_constant) uniform Params {
     uint pos_off, nrm_off, tan_off;          // word offset of element 0
     uint pos_stride, nrm_stride, tan_stride; // words between elements
     uint comp_step;     // words between float components: 1 interleaved, count for SoA
+    uint morph_count;   // active morph targets (non-zero weight) of this call
+    uint morph_base;    // word offset of their (target, weight) pairs in the palette binding
+    uint morph_targets; // the mesh's morph targets (target indices are clamped below it)
 } pc;
+
+float pal(uint i) { return uintBitsToFloat(palw[i]); }
 
 float plane(uint p, uint v) { return uintBitsToFloat(src[p * pc.n + v]); }
 
@@ -106,7 +122,49 @@ void store(uint o, vec3 p, vec3 nrm, vec3 tan, float tw)
         put_vector(pc.tan_off + o * pc.tan_stride, pc.comp_step, vec4(tan, tw), true);
 }
 
-// The input vertex v; normals and tangents read only when written.
+float morph_f(uint w) { return uintBitsToFloat(morph[w]); }
+vec3 morph_delta(uint base, uint len, uint e)
+{
+    return vec3(morph_f(base + e), morph_f(base + len + e), morph_f(base + 2u * len + e));
+}
+
+// Adds the active targets' deltas of vertex v, in target order, summed
+// first (as the CPU: attribute + sum of w_k d_k).  Only the groups of
+// attributes this call writes.  A sparse target finds v by binary search in
+// its index list; every read stays inside the list (an unsorted list just
+// finds fewer entries, indices >= n never match), and target indices are
+// clamped to the mesh's targets.
+void morph_vertex(uint v, inout vec3 p, inout vec3 nrm, inout vec3 tan)
+{
+    uint want = M_POS | ((pc.flags & F_NORMAL) != 0u ? M_NRM : 0u) |
+                ((pc.flags & F_TANGENT) != 0u ? M_TAN : 0u);
+    vec3 sp = vec3(0.0), sn = vec3(0.0), st = vec3(0.0);
+    for (uint a = 0u; a < pc.morph_count; ++a) {
+        uint t = min(palw[pc.morph_base + 2u * a], pc.morph_targets - 1u);
+        float w = pal(pc.morph_base + 2u * a + 1u);
+        uint h = MORPH_HEADER * t;
+        uint flags = morph[h], len = morph[h + 1u], e = v;
+        if ((flags & want) == 0u) continue;
+        if ((flags & M_SPARSE) != 0u) {
+            uint base = morph[h + 2u], lo = 0u, hi = len;
+            while (lo < hi) {
+                uint mid = lo + (hi - lo) / 2u;
+                if (morph[base + mid] < v) lo = mid + 1u;
+                else hi = mid;
+            }
+            if (lo >= len || morph[base + lo] != v) continue;
+            e = lo;
+        }
+        if ((flags & M_POS) != 0u) sp += w * morph_delta(morph[h + 3u], len, e);
+        if ((flags & want & M_NRM) != 0u) sn += w * morph_delta(morph[h + 4u], len, e);
+        if ((flags & want & M_TAN) != 0u) st += w * morph_delta(morph[h + 5u], len, e);
+    }
+    p += sp;
+    nrm += sn;
+    tan += st;
+}
+
+// The input vertex v, morphed; normals and tangents read only when written.
 void load(uint v, out vec3 p, out vec3 nrm, out vec3 tan, out float tw)
 {
     p = vec3(plane(0u, v), plane(1u, v), plane(2u, v));
@@ -119,4 +177,5 @@ void load(uint v, out vec3 p, out vec3 nrm, out vec3 tan, out float tw)
         tan = vec3(plane(t, v), plane(t + 1u, v), plane(t + 2u, v));
         tw = plane(t + 3u, v);
     }
+    if (pc.morph_count != 0u) morph_vertex(v, p, nrm, tan);
 }

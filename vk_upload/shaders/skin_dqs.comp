@@ -8,9 +8,9 @@
 #extension GL_GOOGLE_include_directive : require
 #include "skin_common.glsl"
 
-vec4 dq_real(uint j) { uint b = 8u * j; return vec4(pal[b], pal[b + 1u], pal[b + 2u], pal[b + 3u]); }
-vec4 dq_dual(uint j) { uint b = 8u * j + 4u; return vec4(pal[b], pal[b + 1u], pal[b + 2u], pal[b + 3u]); }
-vec3 joint_scale(uint j) { uint b = 8u * pc.joint_count + 3u * j; return vec3(pal[b], pal[b + 1u], pal[b + 2u]); }
+vec4 dq_real(uint j) { uint b = 8u * j; return vec4(pal(b), pal(b + 1u), pal(b + 2u), pal(b + 3u)); }
+vec4 dq_dual(uint j) { uint b = 8u * j + 4u; return vec4(pal(b), pal(b + 1u), pal(b + 2u), pal(b + 3u)); }
+vec3 joint_scale(uint j) { uint b = 8u * pc.joint_count + 3u * j; return vec3(pal(b), pal(b + 1u), pal(b + 2u)); }
 
 vec3 rotate(vec3 r, float rw, vec3 u) { return u + 2.0 * cross(r, cross(r, u) + rw * u); }
 

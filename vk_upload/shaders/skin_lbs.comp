@@ -17,14 +17,14 @@ void main()
         uint j = joint_at(i, v);
         float w = weight_at(i, v);
         uint b = 12u * j;
-        r0 += w * vec4(pal[b], pal[b + 1u], pal[b + 2u], pal[b + 3u]);
-        r1 += w * vec4(pal[b + 4u], pal[b + 5u], pal[b + 6u], pal[b + 7u]);
-        r2 += w * vec4(pal[b + 8u], pal[b + 9u], pal[b + 10u], pal[b + 11u]);
+        r0 += w * vec4(pal(b), pal(b + 1u), pal(b + 2u), pal(b + 3u));
+        r1 += w * vec4(pal(b + 4u), pal(b + 5u), pal(b + 6u), pal(b + 7u));
+        r2 += w * vec4(pal(b + 8u), pal(b + 9u), pal(b + 10u), pal(b + 11u));
         if (nm) { // normal matrices: 9 floats per joint after the matrices
             uint c = 12u * pc.joint_count + 9u * j;
-            n0 += w * vec3(pal[c], pal[c + 1u], pal[c + 2u]);
-            n1 += w * vec3(pal[c + 3u], pal[c + 4u], pal[c + 5u]);
-            n2 += w * vec3(pal[c + 6u], pal[c + 7u], pal[c + 8u]);
+            n0 += w * vec3(pal(c), pal(c + 1u), pal(c + 2u));
+            n1 += w * vec3(pal(c + 3u), pal(c + 4u), pal(c + 5u));
+            n2 += w * vec3(pal(c + 6u), pal(c + 7u), pal(c + 8u));
         }
     }
     vec3 p, nrm, tan;
