@@ -347,15 +347,15 @@ ALWAYS_INLINE void mat3(const vf *r, int rs, vf *x, vf *y, vf *z)
  * a 3x3 nm): p' = m (p, 1), n' = (nm or m) n, t' = m t.  The attributes are
  * loaded only here, after the blend, so they never compete with its
  * accumulators for registers. */
-ALWAYS_INLINE void apply(const skin_job *job, const float *const *a, size_t v, const vf *m, const vf *nm,
+ALWAYS_INLINE void apply(const skin_job *job, const inputs *in, size_t v, const vf *m, const vf *nm,
                          vf *o)
 {
-    vf x = v_loadu(a[0] + v), y = v_loadu(a[1] + v), z = v_loadu(a[2] + v);
+    vf x = v_loadu(in->a[0] + v), y = v_loadu(in->a[1] + v), z = v_loadu(in->a[2] + v);
     o[0] = v_fmadd(m[0], x, v_fmadd(m[1], y, v_fmadd(m[2], z, m[3])));
     o[1] = v_fmadd(m[4], x, v_fmadd(m[5], y, v_fmadd(m[6], z, m[7])));
     o[2] = v_fmadd(m[8], x, v_fmadd(m[9], y, v_fmadd(m[10], z, m[11])));
     if (job->normals) {
-        UNROLL for (int e = 3; e < 6; ++e) o[e] = v_loadu(a[e] + v);
+        UNROLL for (int e = 3; e < 6; ++e) o[e] = v_loadu(in->a[e] + v);
         if (nm)
             mat3(nm, 3, &o[3], &o[4], &o[5]);
         else
@@ -364,7 +364,7 @@ ALWAYS_INLINE void apply(const skin_job *job, const float *const *a, size_t v, c
         UNROLL for (int e = 3; e < 6; ++e) o[e] = v_zero();
     }
     if (job->tangents) {
-        UNROLL for (int e = 6; e < 10; ++e) o[e] = v_loadu(a[e] + v);
+        UNROLL for (int e = 6; e < 10; ++e) o[e] = v_loadu(in->a[e] + v);
         mat3(m, 4, &o[6], &o[7], &o[8]);
     } else {
         UNROLL for (int e = 6; e < 10; ++e) o[e] = v_zero();
@@ -583,27 +583,28 @@ static void morph_seek(const kctx *c, size_t v)
 /* Skins W vertices starting at index v of `in`, whose influences are
  * staged at o of st, into out[0..9]. */
 ALWAYS_INLINE void skin_block(const kctx *c, const inputs *in, const staged *st, size_t o, size_t v,
-                              vf out[SKIN_COMPONENTS], const int method, const uint32_t k, const int kind)
+                              vf out[SKIN_COMPONENTS], const int method, const uint32_t k, const int kind,
+                              const int morph)
 {
     const skin_job *job = c->job;
     influences f;
     load_influences(c, in, v, st, o, &f, k, kind);
     vf m[12], nm[9];
     const int use_nm = method == SKIN_LBS ? lbs(c, &f, m, nm, k, kind) : dqs(c, &f, m, nm, k, kind);
-    /* the attributes: the streams', or the block's morphed copy */
-    const float *const *a = in->a;
-    size_t at = v;
-    float morphed[SKIN_COMPONENTS][W];
-    const float *morphed_at[SKIN_COMPONENTS];
-    if (c->morph_count) {
+    if (morph) { /* the block's morphed copy of the attributes */
+        float morphed[SKIN_COMPONENTS][W];
         morph_block(c, in, v, morphed);
-        for (int e = 0; e < SKIN_COMPONENTS; ++e) morphed_at[e] = morphed[e];
-        a = morphed_at, at = 0;
+        inputs view = {.origin = in->origin + v};
+        for (int e = 0; e < SKIN_COMPONENTS; ++e) view.a[e] = morphed[e];
+        if (use_nm)
+            apply(job, &view, 0, m, nm, out);
+        else
+            apply(job, &view, 0, m, NULL, out);
+    } else if (use_nm) { /* two calls, not a pointer to either, keep m and nm in registers */
+        apply(job, in, v, m, nm, out);
+    } else {
+        apply(job, in, v, m, NULL, out);
     }
-    if (use_nm) /* two calls, not a pointer to either, keep m and nm in registers */
-        apply(job, a, at, m, nm, out);
-    else
-        apply(job, a, at, m, NULL, out);
     if (job->normalize) {
         normalize3(&out[3], &out[4], &out[5]);
         normalize3(&out[6], &out[7], &out[8]);
@@ -828,7 +829,7 @@ ALWAYS_INLINE void store_block(const skin_job *job, writer *wr, const vf *o, siz
 /* Skins the full blocks in [v, end) of `in` and stores them; with `out`,
  * skins only the block at v into out (the partial-block path). */
 ALWAYS_INLINE void blocks(const kctx *c, const inputs *in, size_t v, size_t end, writer *wr,
-                          vf *out, const int method, const uint32_t k, const int kind)
+                          vf *out, const int method, const uint32_t k, const int kind, const int morph)
 {
 #if STAGED
     /* Local copies: the stores below may write through char pointers,
@@ -847,7 +848,7 @@ ALWAYS_INLINE void blocks(const kctx *c, const inputs *in, size_t v, size_t end,
 #endif
     if (out) {
         if (STAGED) stage(lc, lin, v, W, k, st);
-        skin_block(lc, lin, st, 0, v, out, method, k, kind);
+        skin_block(lc, lin, st, 0, v, out, method, k, kind, morph);
         return;
     }
     while (v + W <= end) {
@@ -855,41 +856,52 @@ ALWAYS_INLINE void blocks(const kctx *c, const inputs *in, size_t v, size_t end,
         if (STAGED) stage(lc, lin, v, n, k, st);
         for (size_t o = 0; o < n; o += W, v += W) {
             vf x[SKIN_COMPONENTS];
-            skin_block(lc, lin, st, o, v, x, method, k, kind);
+            skin_block(lc, lin, st, o, v, x, method, k, kind, morph);
             store_block(c->job, wr, x, v);
         }
     }
 }
 
 /* One copy of the block loop per method, influence count and fetch kind,
- * so every loop over influences, rows and components unrolls. */
+ * so every loop over influences, rows and components unrolls; and one per
+ * method and influence count for morphed meshes (rows only: the morph
+ * costs more than the fetch kinds save), so the morph leaves the
+ * unmorphed loops' code as it was. */
 typedef void (*blocks_fn)(const kctx *, const inputs *, size_t, size_t, writer *, vf *);
-#define BLOCKS(method, k, kind)                                                                  \
-    static void blocks_##method##_##k##_##kind(const kctx *c, const inputs *in, size_t v,       \
-                                               size_t end, writer *wr, vf *out)                 \
+#define BLOCKS(method, k, kind, morph)                                                           \
+    static void blocks_##method##_##k##_##kind##_##morph(const kctx *c, const inputs *in,       \
+                                                         size_t v, size_t end, writer *wr,      \
+                                                         vf *out)                               \
     {                                                                                           \
-        blocks(c, in, v, end, wr, out, method, k, kind);                                        \
+        blocks(c, in, v, end, wr, out, method, k, kind, morph);                                 \
     }
 #if W == 16
-#define BLOCKS_K(method, k) BLOCKS(method, k, FETCH_ROWS) BLOCKS(method, k, FETCH_TABLE2) BLOCKS(method, k, FETCH_TABLE4) \
-                            BLOCKS(method, k, FETCH_AOS) BLOCKS(method, k, FETCH_UNIFORM)
-#define KINDS(method, k) {blocks_##method##_##k##_FETCH_ROWS, blocks_##method##_##k##_FETCH_TABLE2, \
-                          blocks_##method##_##k##_FETCH_TABLE4, blocks_##method##_##k##_FETCH_AOS, \
-                          blocks_##method##_##k##_FETCH_UNIFORM}
+#define BLOCKS_K(method, k) BLOCKS(method, k, FETCH_ROWS, 0) BLOCKS(method, k, FETCH_TABLE2, 0) \
+                            BLOCKS(method, k, FETCH_TABLE4, 0) BLOCKS(method, k, FETCH_AOS, 0) \
+                            BLOCKS(method, k, FETCH_UNIFORM, 0) BLOCKS(method, k, FETCH_ROWS, 1)
+#define KINDS(method, k) {blocks_##method##_##k##_FETCH_ROWS_0, blocks_##method##_##k##_FETCH_TABLE2_0, \
+                          blocks_##method##_##k##_FETCH_TABLE4_0, blocks_##method##_##k##_FETCH_AOS_0, \
+                          blocks_##method##_##k##_FETCH_UNIFORM_0}
 #else
-#define BLOCKS_K(method, k) BLOCKS(method, k, FETCH_ROWS) BLOCKS(method, k, FETCH_UNIFORM)
-#define KINDS(method, k) {blocks_##method##_##k##_FETCH_ROWS, NULL, NULL, NULL, blocks_##method##_##k##_FETCH_UNIFORM}
+#define BLOCKS_K(method, k) BLOCKS(method, k, FETCH_ROWS, 0) BLOCKS(method, k, FETCH_UNIFORM, 0) \
+                            BLOCKS(method, k, FETCH_ROWS, 1)
+#define KINDS(method, k) {blocks_##method##_##k##_FETCH_ROWS_0, NULL, NULL, NULL, \
+                          blocks_##method##_##k##_FETCH_UNIFORM_0}
 #endif
+#define MORPHED(method, k) blocks_##method##_##k##_FETCH_ROWS_1
 #define BLOCKS_ALL(method) BLOCKS_K(method, 1) BLOCKS_K(method, 2) BLOCKS_K(method, 3) BLOCKS_K(method, 4) \
                            BLOCKS_K(method, 5) BLOCKS_K(method, 6) BLOCKS_K(method, 7) BLOCKS_K(method, 8)
 #define KINDS_ALL(method) {KINDS(method, 1), KINDS(method, 2), KINDS(method, 3), KINDS(method, 4), \
                            KINDS(method, 5), KINDS(method, 6), KINDS(method, 7), KINDS(method, 8)}
+#define MORPHED_ALL(method) {MORPHED(method, 1), MORPHED(method, 2), MORPHED(method, 3), MORPHED(method, 4), \
+                             MORPHED(method, 5), MORPHED(method, 6), MORPHED(method, 7), MORPHED(method, 8)}
 /* This object's method (the build makes one object per ISA and method). */
 #ifndef SKIN_KERNEL_METHOD
 #error "SKIN_KERNEL_METHOD must be SKIN_LBS or SKIN_DQS"
 #endif
 BLOCKS_ALL(SKIN_KERNEL_METHOD)
 static const blocks_fn blocks_table[SKIN_MAX_INFLUENCES][FETCH_KINDS] = KINDS_ALL(SKIN_KERNEL_METHOD);
+static const blocks_fn morphed_table[SKIN_MAX_INFLUENCES] = MORPHED_ALL(SKIN_KERNEL_METHOD);
 
 /* Influence slots of the block at v that count: trailing slots whose
  * weights are zero (+0 or -0) in every lane are dropped, and the block is
@@ -1048,7 +1060,7 @@ void SKIN_KERNEL_NAME(const skin_job *job)
 #if W == 16
     /* 8 KiB of stack covers both: 21 tables of 64 floats, or 128 padded matrices */
     SIMDE_ALIGN_TO_64 float tables[128 * 16];
-    c.kind = fetch_kind(job->method, pal->joint_count, job->count);
+    c.kind = job->morph_count ? FETCH_ROWS : fetch_kind(job->method, pal->joint_count, job->count);
     if (c.kind == FETCH_AOS) {
         build_aos(&c.mat, tables, pal->joint_count);
     } else if (IS_TABLE(c.kind)) {
@@ -1063,8 +1075,8 @@ void SKIN_KERNEL_NAME(const skin_job *job)
 #endif
     blocks_fn fns[SKIN_MAX_INFLUENCES], uniform_fns[SKIN_MAX_INFLUENCES]; /* by active slot count */
     for (uint32_t k = 0; k < SKIN_MAX_INFLUENCES; ++k) {
-        fns[k] = blocks_table[k][c.kind];
-        uniform_fns[k] = blocks_table[k][FETCH_UNIFORM];
+        fns[k] = job->morph_count ? morphed_table[k] : blocks_table[k][c.kind];
+        uniform_fns[k] = job->morph_count ? morphed_table[k] : blocks_table[k][FETCH_UNIFORM];
     }
 
     inputs in = {{m->px, m->py, m->pz, m->nx, m->ny, m->nz, m->tx, m->ty, m->tz, m->tw}, {0}, {0}, 0};

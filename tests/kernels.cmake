@@ -12,3 +12,13 @@ foreach(isa IN LISTS SKIN_TEST_ISAS)
   set_tests_properties(kernels_${isa} PROPERTIES
     ENVIRONMENT SKIN_ISA=${isa} SKIP_RETURN_CODE 77 LABELS kernels)
 endforeach()
+
+# Morph targets fused into skinning (issue 11), once per ISA like the kernels.
+add_executable(test_morph test_morph.c)
+target_include_directories(test_morph PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/support)
+target_link_libraries(test_morph PRIVATE skin_rig skin_warnings)
+foreach(isa IN LISTS SKIN_TEST_ISAS)
+  add_test(NAME morph_${isa} COMMAND test_morph)
+  set_tests_properties(morph_${isa} PROPERTIES
+    ENVIRONMENT SKIN_ISA=${isa} SKIP_RETURN_CODE 77 LABELS "morph;kernels")
+endforeach()

@@ -442,18 +442,8 @@ static void candy_wrapper(void)
 
 int main(void)
 {
-    const char *want = getenv("SKIN_ISA");
-    isa_under_test = skin_get_isa();
-    if (want && strcmp(want, skin_isa_name(isa_under_test)) != 0) {
-        for (int isa = SKIN_ISA_SCALAR; isa <= SKIN_ISA_NEON; ++isa) {
-            if (strcmp(want, skin_isa_name((skin_isa)isa)) == 0 && !skin_isa_supported((skin_isa)isa)) {
-                printf("skipped: this CPU or build cannot run ISA %s\n", want);
-                return 77;
-            }
-        }
-        fprintf(stderr, "SKIN_ISA=%s did not select that ISA (got %s)\n", want, skin_isa_name(isa_under_test));
-        return 1;
-    }
+    const int isa_status = rig_isa_under_test(&isa_under_test);
+    if (isa_status) return isa_status;
     static const int lane_counts[] = {0, 1, 4, 8, 16, 4};
     int lanes = lane_counts[isa_under_test];
     printf("kernels under test: %s (%d lanes)\n", skin_isa_name(isa_under_test), lanes);

@@ -1,8 +1,24 @@
 #include "rig.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+int rig_isa_under_test(skin_isa *isa)
+{
+    const char *want = getenv("SKIN_ISA");
+    *isa = skin_get_isa();
+    if (!want || strcmp(want, skin_isa_name(*isa)) == 0) return 0;
+    for (int i = SKIN_ISA_SCALAR; i <= SKIN_ISA_NEON; ++i) {
+        if (strcmp(want, skin_isa_name((skin_isa)i)) == 0 && !skin_isa_supported((skin_isa)i)) {
+            printf("skipped: this CPU or build cannot run ISA %s\n", want);
+            return 77;
+        }
+    }
+    fprintf(stderr, "SKIN_ISA=%s did not select that ISA (got %s)\n", want, skin_isa_name(*isa));
+    return 1;
+}
 
 uint64_t rig_next(uint64_t *s)
 {

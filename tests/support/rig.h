@@ -54,6 +54,11 @@ void rig_random_pose(rig *r, uint64_t seed);
 
 void rig_free(rig *r);
 
+/* The ISA the environment's SKIN_ISA asks for (else the best) into *isa.
+ * Returns 0; 77 (CTest's skip code, after saying why) when this CPU or
+ * build cannot run the requested ISA; 1 when SKIN_ISA names none. */
+int rig_isa_under_test(skin_isa *isa);
+
 /* Small deterministic generator (splitmix64). */
 uint64_t rig_next(uint64_t *state);
 float rig_uniform(uint64_t *state, float lo, float hi);
