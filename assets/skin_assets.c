@@ -5,6 +5,7 @@
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,7 @@ typedef struct asset_store {
     float *rest; /* node_count x 10: t3 r4 s3 */
     float *rest_t, *rest_r, *rest_s;
     skin_asset_mesh *meshes;
+    void **morph_blocks; /* per mesh: its targets' indices and deltas */
     const char **anim_names;
     double *anim_durations;
 } asset_store;
@@ -29,6 +31,9 @@ struct skin_asset_cursor {
     int32_t *channel_node; /* per channel, -1: no node of that name */
     unsigned *last;        /* 3 per channel: position, rotation, scale key */
     double ticks_per_second;
+    int32_t *morph_channel; /* per asset mesh: its morph channel, -1: none */
+    unsigned *morph_last;   /* per asset mesh: its channel's last key */
+    double *morph_scratch;  /* 2 x the most targets a mesh has */
 };
 
 static _Thread_local char last_error[256];
@@ -99,8 +104,11 @@ static void free_store(asset_store *s, uint32_t mesh_count)
         for (int i = 0; i < SKIN_MAX_INFLUENCES; ++i)
             free((void *)am->desc.joints[i]), free((void *)am->desc.weights[i]);
         free((void *)am->bone_nodes), free((void *)am->inverse_bind), free((void *)am->indices);
+        free((void *)am->desc.morph_targets), free((void *)am->morph_target_names);
+        free((void *)am->morph_default_weights);
+        if (s->morph_blocks) free(s->morph_blocks[m]);
     }
-    free(s->meshes), free(s->nodes), free(s->parents), free(s->node_names), free(s->rest);
+    free(s->morph_blocks), free(s->meshes), free(s->nodes), free(s->parents), free(s->node_names), free(s->rest);
     free(s->anim_names), free(s->anim_durations);
     if (s->owns_scene) aiReleaseImport(s->scene);
 }
@@ -193,14 +201,136 @@ static skin_asset_status load_influences(const struct aiMesh *m, skin_asset_mesh
     return st;
 }
 
+/* A rigid mesh: every vertex on bone 0 with weight 1. */
+static skin_asset_status rigid_influences(size_t n, skin_asset_mesh *am)
+{
+    uint16_t *js = calloc(n + 1, sizeof *js);
+    float *ws = malloc((n + 1) * sizeof *ws);
+    am->desc.joints[0] = js, am->desc.weights[0] = ws;
+    am->desc.influence_count = 1;
+    am->desc.joint_format = SKIN_JOINT_U16;
+    am->desc.weight_format = SKIN_WEIGHT_F32;
+    if (!js || !ws) return SKIN_ASSET_ERROR_OUT_OF_MEMORY;
+    for (size_t v = 0; v < n; ++v) ws[v] = 1.0f;
+    return SKIN_ASSET_OK;
+}
+
+/* Target and base arrays of delta group g (positions, normals, tangents)
+ * of anim mesh t, or NULL where the group is not stored: the target lacks
+ * it, its vertex count is not the mesh's, or the loader dropped that
+ * attribute of the mesh (have_normals, have_tangents). */
+static const struct aiVector3D *morph_group(const struct aiMesh *m, const struct aiAnimMesh *t, int g,
+                                            int have_normals, int have_tangents, const struct aiVector3D **base)
+{
+    if (!t || t->mNumVertices != m->mNumVertices) return NULL;
+    switch (g) {
+    case 0: return *base = m->mVertices, t->mVertices;
+    case 1: return *base = m->mNormals, have_normals ? t->mNormals : NULL;
+    default: return *base = m->mTangents, have_tangents ? t->mTangents : NULL;
+    }
+}
+
+/* Whether vertex v has a non-zero delta (NaN included) in group g. */
+static int delta_nonzero(const struct aiVector3D *t, const struct aiVector3D *b, size_t v)
+{
+    const float d[3] = {t[v].x - b[v].x, t[v].y - b[v].y, t[v].z - b[v].z};
+    return d[0] != 0.0f || d[1] != 0.0f || d[2] != 0.0f;
+}
+
+/* Morph targets of mesh m: deltas against the base mesh, sparse when they
+ * touch fewer than half of the vertices (see skin_assets.h).  Two passes:
+ * the first finds each target's non-zero groups and touched vertices, so
+ * that one block holds every target's indices and deltas. */
+static skin_asset_status load_morphs(const struct aiMesh *m, skin_asset_mesh *am, void **block_out)
+{
+    const uint32_t count = m->mAnimMeshes ? m->mNumAnimMeshes : 0;
+    if (!count) return SKIN_ASSET_OK;
+    const size_t n = m->mNumVertices;
+    const int have_n = am->desc.nx != NULL, have_t = am->desc.tx != NULL;
+    skin_morph_target *targets = calloc(count, sizeof *targets);
+    const char **names = malloc(count * sizeof *names);
+    float *defaults = malloc(count * sizeof *defaults);
+    size_t *touched = calloc(count, sizeof *touched);
+    uint8_t *groups = calloc(count, 1); /* bit g: group g has a non-zero delta */
+    am->desc.morph_targets = targets, am->desc.morph_target_count = count;
+    am->morph_target_names = names, am->morph_default_weights = defaults;
+    if (!targets || !names || !defaults || !touched || !groups)
+        return free(touched), free(groups), SKIN_ASSET_ERROR_OUT_OF_MEMORY;
+    size_t total = 0; /* 4-byte words: indices and deltas */
+    for (uint32_t k = 0; k < count; ++k) {
+        const struct aiAnimMesh *t = m->mAnimMeshes[k];
+        names[k] = t ? t->mName.data : "";
+        defaults[k] = t && isfinite(t->mWeight) ? t->mWeight : 0.0f;
+        const struct aiVector3D *tg[3], *bg[3] = {NULL, NULL, NULL};
+        for (int g = 0; g < 3; ++g) tg[g] = morph_group(m, t, g, have_n, have_t, &bg[g]);
+        for (size_t v = 0; v < n; ++v) {
+            int any = 0;
+            for (int g = 0; g < 3; ++g)
+                if (tg[g] && delta_nonzero(tg[g], bg[g], v)) any = 1, groups[k] |= (uint8_t)(1u << g);
+            touched[k] += (size_t)any;
+        }
+        const int sparse = touched[k] < n - touched[k]; /* fewer than half */
+        size_t kept = 0;
+        for (int g = 0; g < 3; ++g) kept += (groups[k] >> g) & 1u;
+        total += (sparse ? touched[k] : n) * 3 * kept + (sparse ? touched[k] : 0);
+    }
+    float *block = malloc(total * sizeof(float) + 1);
+    *block_out = block;
+    if (!block) return free(touched), free(groups), SKIN_ASSET_ERROR_OUT_OF_MEMORY;
+    float *at = block;
+    for (uint32_t k = 0; k < count; ++k) {
+        const struct aiAnimMesh *t = m->mAnimMeshes[k];
+        skin_morph_target *mt = &targets[k];
+        const int sparse = touched[k] < n - touched[k];
+        const size_t len = sparse ? touched[k] : n;
+        uint32_t *idx = NULL;
+        if (sparse) { /* uint32_t and float share the block: both 4 bytes */
+            idx = (uint32_t *)(void *)at, at += len;
+            mt->indices = idx, mt->count = len;
+        }
+        float *d[9] = {NULL};
+        const struct aiVector3D *tg[3], *bg[3] = {NULL, NULL, NULL};
+        for (int g = 0; g < 3; ++g) {
+            tg[g] = morph_group(m, t, g, have_n, have_t, &bg[g]);
+            if (!((groups[k] >> g) & 1u)) {
+                tg[g] = NULL;
+                continue;
+            }
+            for (int c = 0; c < 3; ++c) d[3 * g + c] = at, at += len;
+        }
+        mt->dpx = d[0], mt->dpy = d[1], mt->dpz = d[2];
+        mt->dnx = d[3], mt->dny = d[4], mt->dnz = d[5];
+        mt->dtx = d[6], mt->dty = d[7], mt->dtz = d[8];
+        size_t e = 0;
+        for (size_t v = 0; v < n; ++v) {
+            if (sparse) {
+                int any = 0;
+                for (int g = 0; g < 3; ++g) any |= tg[g] && delta_nonzero(tg[g], bg[g], v);
+                if (!any) continue;
+                idx[e] = (uint32_t)v;
+            }
+            for (int g = 0; g < 3; ++g) {
+                if (!tg[g]) continue;
+                d[3 * g][e] = tg[g][v].x - bg[g][v].x;
+                d[3 * g + 1][e] = tg[g][v].y - bg[g][v].y;
+                d[3 * g + 2][e] = tg[g][v].z - bg[g][v].z;
+            }
+            ++e;
+        }
+    }
+    free(touched), free(groups);
+    return SKIN_ASSET_OK;
+}
+
 static skin_asset_status load_mesh(asset_store *s, uint32_t node_count, const struct aiMesh *m, uint32_t mesh_node,
                                    const skin_asset_options *opt, const float *rest_model, skin_asset_mesh *am,
-                                   skin_asset_report *rep)
+                                   void **morph_block, skin_asset_report *rep)
 {
     const size_t n = m->mNumVertices;
     am->name = m->mName.data;
     am->node = mesh_node;
-    am->bone_count = m->mNumBones;
+    am->rigid = m->mNumBones == 0;
+    am->bone_count = am->rigid ? 1 : m->mNumBones;
     float *streams[10] = {0};
     int ok = 1;
     for (int c = 0; c < 10; ++c) {
@@ -212,8 +342,8 @@ static skin_asset_status load_mesh(asset_store *s, uint32_t node_count, const st
     d->px = streams[0], d->py = streams[1], d->pz = streams[2];
     d->nx = streams[3], d->ny = streams[4], d->nz = streams[5];
     d->tx = streams[6], d->ty = streams[7], d->tz = streams[8], d->tw = streams[9];
-    int32_t *bone_nodes = malloc(m->mNumBones * sizeof *bone_nodes);
-    float *ibm = malloc(12 * (size_t)m->mNumBones * sizeof *ibm);
+    int32_t *bone_nodes = malloc(am->bone_count * sizeof *bone_nodes);
+    float *ibm = malloc(12 * (size_t)am->bone_count * sizeof *ibm);
     uint32_t *idx = malloc(3 * (size_t)m->mNumFaces * sizeof *idx + 1);
     am->bone_nodes = bone_nodes, am->inverse_bind = ibm, am->indices = idx;
     if (!ok || !bone_nodes || !ibm || !idx) return SKIN_ASSET_ERROR_OUT_OF_MEMORY;
@@ -238,6 +368,15 @@ static skin_asset_status load_mesh(asset_store *s, uint32_t node_count, const st
         for (int k = 0; k < 3; ++k) idx[ic++] = face->mIndices[k];
     }
     am->index_count = ic;
+    skin_asset_status st = load_morphs(m, am, morph_block);
+    if (st) return st;
+    if (am->rigid) { /* one bone: the mesh's own node */
+        bone_nodes[0] = (int32_t)mesh_node;
+        memcpy(ibm, identity_3x4, sizeof identity_3x4);
+        am->offset_space = opt->offset_space == SKIN_ASSET_OFFSET_MESH_NODE ? SKIN_ASSET_OFFSET_MESH_NODE
+                                                                             : SKIN_ASSET_OFFSET_MODEL;
+        return rigid_influences(n, am);
+    }
     for (unsigned b = 0; b < m->mNumBones; ++b) {
         bone_nodes[b] = find_node(s, node_count, m->mBones[b]->mName.data);
         if (bone_nodes[b] < 0) ++rep->nodeless_bones;
@@ -271,6 +410,9 @@ static int find_mesh_node(const asset_store *s, uint32_t node_count, unsigned me
     return 0;
 }
 
+/* The meshes the loader takes: skinned ones and morphed ones. */
+static int loadable(const struct aiMesh *m) { return m->mNumBones || (m->mNumAnimMeshes && m->mAnimMeshes); }
+
 /* The asset of an imported scene (path names it in errors); owns: the
  * asset releases the scene, also on error.  fuzz_assets calls this on
  * scenes it builds itself. */
@@ -280,7 +422,7 @@ static skin_asset_status asset_from_scene(const struct aiScene *scene, int owns,
     *out = NULL;
     uint32_t skinned = 0;
     for (unsigned i = 0; i < scene->mNumMeshes; ++i) {
-        if (!scene->mMeshes[i]->mNumBones) continue;
+        if (!loadable(scene->mMeshes[i])) continue;
         ++skinned;
         if (scene->mMeshes[i]->mNumBones > opt.max_joints) {
             snprintf(last_error, sizeof last_error, "%s: mesh %u has %u bones (limit %u)", path, i,
@@ -290,7 +432,7 @@ static skin_asset_status asset_from_scene(const struct aiScene *scene, int owns,
         }
     }
     if (!skinned) {
-        snprintf(last_error, sizeof last_error, "%s: no mesh has bones", path);
+        snprintf(last_error, sizeof last_error, "%s: no mesh has bones or morph targets", path);
         if (owns) aiReleaseImport(scene);
         return SKIN_ASSET_ERROR_NO_SKINNED_MESH;
     }
@@ -308,9 +450,11 @@ static skin_asset_status asset_from_scene(const struct aiScene *scene, int owns,
     s->node_names = malloc(nc * sizeof *s->node_names);
     s->rest = malloc((10 + 12) * (size_t)nc * sizeof *s->rest);
     s->meshes = calloc(skinned, sizeof *s->meshes);
+    s->morph_blocks = calloc(skinned, sizeof *s->morph_blocks);
     s->anim_names = malloc((scene->mNumAnimations + 1) * sizeof *s->anim_names);
     s->anim_durations = malloc((scene->mNumAnimations + 1) * sizeof *s->anim_durations);
-    if (!s->nodes || !s->parents || !s->node_names || !s->rest || !s->meshes || !s->anim_names || !s->anim_durations) {
+    if (!s->nodes || !s->parents || !s->node_names || !s->rest || !s->meshes || !s->morph_blocks || !s->anim_names ||
+        !s->anim_durations) {
         skin_asset_free(a);
         return SKIN_ASSET_ERROR_OUT_OF_MEMORY;
     }
@@ -342,9 +486,10 @@ static skin_asset_status asset_from_scene(const struct aiScene *scene, int owns,
     a->report.min_weight_sum = INFINITY, a->report.max_weight_sum = -INFINITY;
     skin_asset_status st = SKIN_ASSET_OK;
     for (unsigned i = 0; i < scene->mNumMeshes && !st; ++i) {
-        if (!scene->mMeshes[i]->mNumBones) continue;
+        if (!loadable(scene->mMeshes[i])) continue;
+        const uint32_t k = a->mesh_count++;
         st = load_mesh(s, nc, scene->mMeshes[i], (uint32_t)find_mesh_node(s, nc, i), &opt, rest_model,
-                       &s->meshes[a->mesh_count++], &a->report);
+                       &s->meshes[k], &s->morph_blocks[k], &a->report);
     }
     if (a->report.min_weight_sum > a->report.max_weight_sum) a->report.min_weight_sum = a->report.max_weight_sum = 1.0f;
     for (unsigned i = 0; i < scene->mNumAnimations; ++i) {
@@ -412,6 +557,28 @@ skin_asset_status skin_asset_cursor_create(const skin_asset *asset, uint32_t ani
     c->ticks_per_second = an->mTicksPerSecond > 0 ? an->mTicksPerSecond : 25.0;
     for (unsigned k = 0; k < an->mNumChannels; ++k)
         c->channel_node[k] = find_node(s, asset->node_count, an->mChannels[k]->mNodeName.data);
+    /* each mesh's morph channel: named like the mesh, else like its node */
+    uint32_t most = 0;
+    for (uint32_t m = 0; m < asset->mesh_count; ++m)
+        if (asset->meshes[m].desc.morph_target_count > most) most = asset->meshes[m].desc.morph_target_count;
+    c->morph_channel = malloc((asset->mesh_count + 1) * sizeof *c->morph_channel);
+    c->morph_last = calloc(asset->mesh_count + 1, sizeof *c->morph_last);
+    c->morph_scratch = malloc((2 * (size_t)most + 1) * sizeof *c->morph_scratch);
+    if (!c->morph_channel || !c->morph_last || !c->morph_scratch)
+        return skin_asset_cursor_free(c), SKIN_ASSET_ERROR_OUT_OF_MEMORY;
+    const unsigned channels = an->mMorphMeshChannels ? an->mNumMorphMeshChannels : 0;
+    for (uint32_t m = 0; m < asset->mesh_count; ++m) {
+        const char *want[2] = {asset->meshes[m].name, asset->node_names[asset->meshes[m].node]};
+        c->morph_channel[m] = -1;
+        for (int w = 0; w < 2 && c->morph_channel[m] < 0; ++w)
+            for (unsigned k = 0; k < channels && want[w][0]; ++k) {
+                const struct aiMeshMorphAnim *mc = an->mMorphMeshChannels[k];
+                if (mc && mc->mNumKeys && mc->mKeys && strcmp(mc->mName.data, want[w]) == 0) {
+                    c->morph_channel[m] = (int32_t)k;
+                    break;
+                }
+            }
+    }
     *out = c;
     return SKIN_ASSET_OK;
 }
@@ -419,7 +586,8 @@ skin_asset_status skin_asset_cursor_create(const skin_asset *asset, uint32_t ani
 void skin_asset_cursor_free(skin_asset_cursor *c)
 {
     if (!c) return;
-    free(c->channel_node), free(c->last), free(c);
+    free(c->channel_node), free(c->last), free(c->morph_channel), free(c->morph_last), free(c->morph_scratch);
+    free(c);
 }
 
 /* The key i with time(i) <= t < time(i+1), searched from *last: forward
@@ -435,7 +603,7 @@ void skin_asset_cursor_free(skin_asset_cursor *c)
 static double key_fraction(double ta, double tb, double t)
 {
     double f = tb > ta ? (t - ta) / (tb - ta) : 0.0;
-    return f < 0 ? 0 : f > 1 ? 1 : f;
+    return f > 0 ? (f < 1 ? f : 1) : 0; /* NaN (infinite key times): 0 */
 }
 
 static void sample_vec(const struct aiVectorKey *k, unsigned n, double t, unsigned *last, float out[3])
@@ -494,6 +662,47 @@ skin_asset_status skin_asset_sample(skin_asset_cursor *c, double seconds, float 
         if (ch->mNumPositionKeys) sample_vec(ch->mPositionKeys, ch->mNumPositionKeys, t, last, tr + 3 * node);
         if (ch->mNumRotationKeys) sample_quat(ch->mRotationKeys, ch->mNumRotationKeys, t, last + 1, rot + 4 * node);
         if (ch->mNumScalingKeys) sample_vec(ch->mScalingKeys, ch->mNumScalingKeys, t, last + 2, sc + 3 * node);
+    }
+    return SKIN_ASSET_OK;
+}
+
+/* The weights key k gives n targets, into w: listed ones (the last pair of
+ * an index wins; NaN and infinite count as 0), 0 for the rest. */
+static void key_weights(const struct aiMeshMorphKey *k, uint32_t n, double *w)
+{
+    for (uint32_t j = 0; j < n; ++j) w[j] = 0.0;
+    if (!k->mValues || !k->mWeights) return;
+    for (unsigned p = 0; p < k->mNumValuesAndWeights; ++p)
+        if (k->mValues[p] < n) w[k->mValues[p]] = isfinite(k->mWeights[p]) ? k->mWeights[p] : 0.0;
+}
+
+skin_asset_status skin_asset_sample_morph_weights(skin_asset_cursor *c, uint32_t mesh, double seconds, float *weights)
+{
+    if (!c) return SKIN_ASSET_ERROR_NULL_ARGUMENT;
+    if (mesh >= c->asset->mesh_count) return SKIN_ASSET_ERROR_INVALID_ARGUMENT;
+    const skin_asset_mesh *am = &c->asset->meshes[mesh];
+    const uint32_t n = am->desc.morph_target_count;
+    if (!n) return SKIN_ASSET_OK;
+    if (!weights) return SKIN_ASSET_ERROR_NULL_ARGUMENT;
+    if (c->morph_channel[mesh] < 0) {
+        memcpy(weights, am->morph_default_weights, n * sizeof *weights);
+        return SKIN_ASSET_OK;
+    }
+    const struct aiMeshMorphAnim *mc = c->anim->mMorphMeshChannels[c->morph_channel[mesh]];
+    double t = seconds * c->ticks_per_second;
+    if (!(t >= 0)) t = 0; /* also NaN */
+    if (t > c->anim->mDuration) t = c->anim->mDuration;
+    unsigned *last = &c->morph_last[mesh];
+    KEY_SEARCH(mc->mKeys, mc->mNumKeys, t, last);
+    const struct aiMeshMorphKey *a = &mc->mKeys[*last], *b = &mc->mKeys[*last + 1 < mc->mNumKeys ? *last + 1 : *last];
+    const double f = key_fraction(a->mTime, b->mTime, t);
+    double *wa = c->morph_scratch, *wb = wa + n;
+    key_weights(a, n, wa);
+    key_weights(b, n, wb);
+    for (uint32_t j = 0; j < n; ++j) {
+        /* exact at the keys (f = 0 or 1); finite terms, so never NaN */
+        const double w = (1.0 - f) * wa[j] + f * wb[j];
+        weights[j] = w > FLT_MAX ? FLT_MAX : w < -FLT_MAX ? -FLT_MAX : (float)w;
     }
     return SKIN_ASSET_OK;
 }

@@ -9,9 +9,14 @@
  *  - meshes: every skinned mesh as SoA streams (px..tw) and planar influence
  *    slots (u16 joints into the mesh's own bone list, f32 weights), at most
  *    SKIN_MAX_INFLUENCES a vertex sorted by weight, normalised, plus triangle
- *    indices; each bone has its node and its inverse bind matrix;
+ *    indices; each bone has its node and its inverse bind matrix.  A mesh
+ *    without bones but with morph targets is loaded too, as a rigid mesh:
+ *    one bone, its own node (see skin_asset_mesh.rigid);
+ *  - morph targets (blend shapes) of each mesh as skin_morph_target deltas
+ *    in desc.morph_targets, with their names and default weights;
  *  - animations: sampled at any time into the local TRS of every node, in
- *    the layout skin_pose_to_matrices takes.
+ *    the layout skin_pose_to_matrices takes, and into the morph weights of
+ *    each mesh (skin_asset_sample_morph_weights).
  *
  * Thread safety: a loaded asset is read-only and may be shared by threads;
  * a cursor belongs to one thread at a time.  */
@@ -40,7 +45,7 @@ typedef enum skin_asset_status {
     SKIN_ASSET_OK = 0,
     SKIN_ASSET_ERROR_NULL_ARGUMENT = -1,  /**< a required pointer is NULL */
     SKIN_ASSET_ERROR_FILE = -2,           /**< missing or unreadable file (see skin_asset_error) */
-    SKIN_ASSET_ERROR_NO_SKINNED_MESH = -3,/**< the file has no mesh with bones */
+    SKIN_ASSET_ERROR_NO_SKINNED_MESH = -3,/**< the file has no mesh with bones or morph targets */
     SKIN_ASSET_ERROR_UNKNOWN_ANIMATION = -4, /**< no animation of that name or index */
     SKIN_ASSET_ERROR_TOO_MANY_JOINTS = -5,/**< a mesh has more bones than the limit */
     SKIN_ASSET_ERROR_OUT_OF_MEMORY = -6,
@@ -77,6 +82,29 @@ typedef struct skin_asset_report {
     uint32_t max_influences;    /**< most influences a vertex had before truncation */
 } skin_asset_report;
 
+/**
+ * Morph targets of a mesh (assimp's aiMesh::mAnimMeshes, in their order, so
+ * target k is the index animations use): desc.morph_target_count targets in
+ * desc.morph_targets, owned by the asset.  assimp gives each target as
+ * absolute attributes (base + delta: the glTF importer adds the file's
+ * deltas to the mesh's); the loader stores the deltas target - base
+ * (in float arithmetic, so each is the exact difference correctly rounded):
+ *  - a group (positions, normals, tangents) is set only when the target
+ *    has it, the mesh keeps that attribute (normals; tangents need normals
+ *    and bitangents) and one of its deltas is not zero;
+ *  - a target whose non-zero deltas (in any group; NaN counts as non-zero)
+ *    touch fewer than half of the mesh's vertices is stored sparse (indices
+ *    of the touched vertices), else dense.  Below half, a sparse target
+ *    takes at most 2/3 of the dense memory (an index costs as much as one
+ *    delta component, and a group has three), and the kernels skip every
+ *    64-vertex block it does not touch, where a dense target is read for
+ *    every vertex; an edited region (a face's blend shape) is usually much
+ *    smaller than that;
+ *  - a target whose vertex count differs from the mesh's (a malformed
+ *    file) has no groups: all its deltas are zero.
+ * The deltas are checked by skin_validate like the rest of the mesh (a
+ * non-finite value in the file stays non-finite).
+ */
 typedef struct skin_asset_mesh {
     skin_mesh_desc desc;      /**< streams owned by the asset; joints index bones */
     const char *name;
@@ -87,6 +115,20 @@ typedef struct skin_asset_mesh {
     skin_asset_offset_space offset_space; /**< resolved: MODEL or MESH_NODE */
     size_t index_count;       /**< triangle list */
     const uint32_t *indices;
+    /** 1: the file gives the mesh no bones (it has morph targets).  It then
+     *  has one bone, its own node, with the identity as inverse bind
+     *  matrix, every vertex bound to it with weight 1, and offset space
+     *  MODEL unless the options force MESH_NODE: its palette is the node's
+     *  model matrix (MESH_NODE: the identity), so the node's animation moves
+     *  it and skinning places it where the file's node transforms do. */
+    int rigid;
+    /** desc.morph_target_count names (assimp's aiAnimMesh::mName; glTF:
+     *  the mesh's extras.targetNames); "" where the file has none. */
+    const char *const *morph_target_names;
+    /** desc.morph_target_count weights the file gives the targets outside
+     *  animations (aiAnimMesh::mWeight; glTF: the mesh's weights); 0 where
+     *  it gives none or a non-finite one. */
+    const float *morph_default_weights;
 } skin_asset_mesh;
 
 typedef struct skin_asset {
@@ -136,6 +178,32 @@ SKIN_ASSETS_API void skin_asset_cursor_free(skin_asset_cursor *cursor);
  *  starts at the previous call's key.  Errors: NULL_ARGUMENT. */
 SKIN_ASSETS_API skin_asset_status skin_asset_sample(skin_asset_cursor *cursor, double seconds, float *translations,
                                     float *rotations, float *scales);
+
+/**
+ * The morph target weights of mesh at time seconds of the cursor's
+ * animation (clamped to the animation, like skin_asset_sample), for
+ * skin_palette.morph_weights: weights receives
+ * meshes[mesh].desc.morph_target_count floats (weights may be NULL when the
+ * mesh has none).
+ *  - The animation's morph channel for the mesh (aiMeshMorphAnim) is the
+ *    first one named like the mesh, else the first one named like the
+ *    mesh's node (glTF: assimp names it after the node).  Without one, the
+ *    weights are the mesh's morph_default_weights.
+ *  - Each key gives (target index, weight) pairs; a target a key does not
+ *    list has weight 0 at that key, indices past the targets are ignored
+ *    (a repeated index: the last pair wins).  Between keys the weights are
+ *    interpolated linearly; before the first key they are the first key's,
+ *    after the last the last key's (assimp keeps no interpolation mode: a
+ *    glTF STEP or CUBICSPLINE sampler arrives as its key values and is
+ *    interpolated linearly too).
+ *  - The weights are always finite (what skin_mesh accepts): a NaN or
+ *    infinite key weight counts as 0 and the result is clamped to
+ *    +-FLT_MAX.
+ * Like skin_asset_sample, the key search starts at the previous call's key
+ * (per mesh).  Errors: NULL_ARGUMENT, INVALID_ARGUMENT (mesh out of
+ * range). */
+SKIN_ASSETS_API skin_asset_status skin_asset_sample_morph_weights(skin_asset_cursor *cursor, uint32_t mesh,
+                                                                  double seconds, float *weights);
 
 /** Rest pose local TRS of every node (the file's node transforms). */
 SKIN_ASSETS_API skin_asset_status skin_asset_rest_pose(const skin_asset *asset, float *translations, float *rotations,
