@@ -1,6 +1,7 @@
 # Real assets (Debian's assimp-testmodels) through the loader skin::assets:
 # counts, rest pose, animated poses (kernels vs the reference per ISA, LBS vs
-# double precision), loader errors.  Not built without the loader or models.
+# double precision), loader errors, morph targets.  Not built without the
+# loader or models.
 if(TARGET skin_assets AND EXISTS ${SKIN_MODELS_DIR}/X/Testwuson.X)
   add_executable(test_assets test_assets.c)
   target_include_directories(test_assets PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/support)
@@ -10,6 +11,10 @@ if(TARGET skin_assets AND EXISTS ${SKIN_MODELS_DIR}/X/Testwuson.X)
     set_tests_properties(assets_${isa} PROPERTIES
       ENVIRONMENT SKIN_ISA=${isa} SKIP_RETURN_CODE 77 LABELS "assets;kernels")
   endforeach()
+  # Morph targets through the loader (AnimatedMorphCube, a generated skinned
+  # glTF): fused morph+skin vs two-pass, looping over every ISA the CPU runs.
+  add_test(NAME assets_morph COMMAND test_assets ${SKIN_MODELS_DIR} --morph)
+  set_tests_properties(assets_morph PROPERTIES LABELS "assets;morph")
 else()
   message(STATUS "skin_assets or assimp-testmodels not found: real-asset tests are not built")
 endif()

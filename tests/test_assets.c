@@ -11,7 +11,19 @@
  *    and offset matrices (all raw weights, normalised by their sum);
  *  - every bad input of the loader returns its error;
  *  - a vertex without weights gets valid influences.
- * Usage: test_assets MODELS_DIR  */
+ * With --morph (test assets_morph, label morph), on every ISA the CPU runs:
+ *  - AnimatedMorphCube (bone-less: one rigid bone, its node) loads with its
+ *    2 targets, validates, its targets are sparse exactly where they touch
+ *    under half the vertices, and the sampled weights match the file's
+ *    animation keys (at, between, before and after them);
+ *  - a small skinned glTF with a 1-vertex target (sparse, with normals)
+ *    and a dense one: names, default weights, deltas, sparse indices;
+ *  - for both, at several times, skin_mesh (LBS and DQS) with the sampled
+ *    weights matches morph-then-skin: the morph computed here in double
+ *    from assimp's aiAnimMesh and aiMesh data, then skinned by the
+ *    unmorphed kernels, and for LBS also a double-precision skinning from
+ *    assimp's bones.
+ * Usage: test_assets MODELS_DIR [--morph]  */
 #define _DEFAULT_SOURCE /* mkstemps */
 #include "check.h"
 
@@ -157,6 +169,17 @@ static void double_lbs(const skin_asset *a, const skin_asset_mesh *am, const str
     free(sum), free(model);
 }
 
+/* The aiMesh of asset mesh i: the loader takes the meshes with bones or
+ * morph targets, in the scene's order. */
+static const struct aiMesh *scene_mesh(const struct aiScene *scene, uint32_t i)
+{
+    for (unsigned k = 0; k < scene->mNumMeshes; ++k) {
+        const struct aiMesh *m = scene->mMeshes[k];
+        if ((m->mNumBones || m->mNumAnimMeshes) && i-- == 0) return m;
+    }
+    return NULL;
+}
+
 static void test_model(const char *dir, const model_case *mc, skin_isa isa)
 {
     char path[1024];
@@ -179,11 +202,9 @@ static void test_model(const char *dir, const model_case *mc, skin_isa isa)
     const uint32_t nc = a->node_count;
     float *tr = malloc(3 * sizeof(float) * nc), *rot = malloc(4 * sizeof(float) * nc);
     float *sc = malloc(3 * sizeof(float) * nc), *model = malloc(12 * sizeof(float) * nc);
-    uint32_t ai_mesh = 0;
     for (uint32_t mi = 0; mi < a->mesh_count; ++mi) {
         const skin_asset_mesh *am = &a->meshes[mi];
-        while (ai_mesh < scene->mNumMeshes && !scene->mMeshes[ai_mesh]->mNumBones) ++ai_mesh;
-        const struct aiMesh *m = scene->mMeshes[ai_mesh++];
+        const struct aiMesh *m = scene_mesh(scene, mi);
         const size_t n = am->desc.vertex_count;
         CHECK_INT(m->mNumVertices, n);
         skin_validation_report rep;
@@ -286,6 +307,10 @@ static void test_bad_input(const char *dir)
     skin_asset_cursor *c = NULL;
     CHECK_INT(skin_asset_cursor_create(a, 3, &c), SKIN_ASSET_ERROR_UNKNOWN_ANIMATION);
     CHECK_INT(skin_asset_cursor_create(NULL, 0, &c), SKIN_ASSET_ERROR_NULL_ARGUMENT);
+    CHECK_INT(skin_asset_cursor_create(a, 0, &c), SKIN_ASSET_OK);
+    CHECK_INT(a->meshes[0].desc.morph_target_count, 0); /* no targets: weights may be NULL */
+    CHECK_INT(skin_asset_sample_morph_weights(c, 0, 0.5, NULL), SKIN_ASSET_OK);
+    skin_asset_cursor_free(c);
     float f[12];
     CHECK_INT(skin_asset_palette(a, 1, f, f), SKIN_ASSET_ERROR_INVALID_ARGUMENT);
     CHECK_INT(skin_asset_palette(a, 0, NULL, f), SKIN_ASSET_ERROR_NULL_ARGUMENT);
@@ -350,6 +375,446 @@ static void test_unweighted_vertex(void)
     check_error_report("unweighted vertex");
 }
 
+
+/* ------------------------------------------------------------ morph targets */
+
+#define ASSET_FLAGS (aiProcess_Triangulate | aiProcess_JoinIdenticalVertices | aiProcess_CalcTangentSpace)
+
+/* Writes text to a new temporary .gltf file; path receives its name. */
+static int write_temp(const char *text, char path[64])
+{
+    snprintf(path, 64, "/tmp/skin-test-morph-XXXXXX.gltf");
+    const int fd = mkstemps(path, 5);
+    CHECK(fd >= 0);
+    if (fd < 0) return 0;
+    const size_t len = strlen(text);
+    CHECK(write(fd, text, len) == (ssize_t)len);
+    close(fd);
+    return 1;
+}
+
+/* Target j's weight at key k, straight from assimp (0 if the key does not list it). */
+static double key_weight(const struct aiMeshMorphKey *k, unsigned j)
+{
+    double w = 0;
+    for (unsigned p = 0; p < k->mNumValuesAndWeights; ++p)
+        if (k->mValues[p] == j) w = k->mWeights[p];
+    return w;
+}
+
+/* The sampled weights of asset mesh `mesh` against the keys of animation
+ * `anim`'s morph channel (its only one, named after the mesh's node): at
+ * each key, halfway between keys (linear), before the start and after the
+ * end (clamped), and at a key again after the end (the search goes back). */
+static void check_morph_keys(const skin_asset *a, const struct aiScene *scene, uint32_t mesh, uint32_t anim)
+{
+    const struct aiAnimation *an = scene->mAnimations[anim];
+    CHECK_INT(an->mNumMorphMeshChannels, 1);
+    if (an->mNumMorphMeshChannels != 1) return;
+    const struct aiMeshMorphAnim *mc = an->mMorphMeshChannels[0];
+    CHECK(strcmp(mc->mName.data, a->node_names[a->meshes[mesh].node]) == 0);
+    const double tps = an->mTicksPerSecond > 0 ? an->mTicksPerSecond : 25.0;
+    const uint32_t n = a->meshes[mesh].desc.morph_target_count;
+    skin_asset_cursor *cur = NULL;
+    CHECK_INT(skin_asset_cursor_create(a, anim, &cur), SKIN_ASSET_OK);
+    float *w = malloc((n + 1) * sizeof *w);
+    if (!cur || !w || mc->mNumKeys == 0) {
+        free(w), skin_asset_cursor_free(cur);
+        return;
+    }
+    const unsigned last = mc->mNumKeys - 1;
+    int checked = 0;
+    for (unsigned k = 0; k <= last; ++k) {
+        const struct aiMeshMorphKey *ka = &mc->mKeys[k], *kb = &mc->mKeys[k < last ? k + 1 : k];
+        CHECK_INT(skin_asset_sample_morph_weights(cur, mesh, ka->mTime / tps, w), SKIN_ASSET_OK);
+        for (uint32_t j = 0; j < n; ++j) CHECK_CLOSE_AT(w[j], key_weight(ka, j), 1e-6, "key %u target %u", k, j);
+        CHECK_INT(skin_asset_sample_morph_weights(cur, mesh, 0.5 * (ka->mTime + kb->mTime) / tps, w), SKIN_ASSET_OK);
+        for (uint32_t j = 0; j < n; ++j)
+            CHECK_CLOSE_AT(w[j], 0.5 * (key_weight(ka, j) + key_weight(kb, j)), 1e-6, "after key %u target %u", k, j);
+        checked += 2;
+    }
+    CHECK_INT(skin_asset_sample_morph_weights(cur, mesh, -1.0, w), SKIN_ASSET_OK);
+    for (uint32_t j = 0; j < n; ++j) CHECK_CLOSE(w[j], key_weight(&mc->mKeys[0], j), 1e-6);
+    CHECK_INT(skin_asset_sample_morph_weights(cur, mesh, an->mDuration / tps + 1.0, w), SKIN_ASSET_OK);
+    for (uint32_t j = 0; j < n; ++j) CHECK_CLOSE(w[j], key_weight(&mc->mKeys[last], j), 1e-6);
+    const struct aiMeshMorphKey *k1 = &mc->mKeys[last / 2];
+    CHECK_INT(skin_asset_sample_morph_weights(cur, mesh, k1->mTime / tps, w), SKIN_ASSET_OK);
+    for (uint32_t j = 0; j < n; ++j) CHECK_CLOSE(w[j], key_weight(k1, j), 1e-6);
+    printf("  morph weights of mesh %u at %d times of %u keys, before and after them match the keys\n", mesh,
+           checked, mc->mNumKeys);
+    free(w);
+    skin_asset_cursor_free(cur);
+}
+
+/* Morph of vertex v's group g (0 positions, 1 normals, 2 tangents) in
+ * double from assimp: base + sum_k w_k (target_k - base), over the
+ * targets that have the group. */
+static void double_morph(const struct aiMesh *m, int g, size_t v, const float *w, double out[3])
+{
+    const struct aiVector3D *base = g == 0 ? m->mVertices : g == 1 ? m->mNormals : m->mTangents;
+    out[0] = base[v].x, out[1] = base[v].y, out[2] = base[v].z;
+    for (unsigned k = 0; k < m->mNumAnimMeshes; ++k) {
+        const struct aiAnimMesh *t = m->mAnimMeshes[k];
+        const struct aiVector3D *tv = g == 0 ? t->mVertices : g == 1 ? t->mNormals : t->mTangents;
+        if (!tv || t->mNumVertices != m->mNumVertices) continue;
+        out[0] += w[k] * ((double)tv[v].x - base[v].x);
+        out[1] += w[k] * ((double)tv[v].y - base[v].y);
+        out[2] += w[k] * ((double)tv[v].z - base[v].z);
+    }
+}
+
+/* LBS in double of morphed attributes (3 doubles a vertex each; normals
+ * and tangents may be NULL) with assimp's bones and offsets, the loader's
+ * TRS and hierarchy; a rigid mesh has one bone, its node.  Normals and
+ * tangents by the blended 3x3, like the kernels without normal matrices. */
+static void double_lbs_all(const skin_asset *a, const skin_asset_mesh *am, const struct aiMesh *m, const float *tr,
+                           const float *rot, const float *sc, const double *in[3], double *out[3])
+{
+    const size_t n = m->mNumVertices;
+    double *model = malloc(12 * sizeof(double) * a->node_count), local[12];
+    for (uint32_t i = 0; i < a->node_count; ++i) {
+        dtrs(tr + 3 * i, rot + 4 * i, sc + 3 * i, local);
+        if (a->parents[i] < 0) memcpy(model + 12 * i, local, sizeof local);
+        else dmul(model + 12 * (size_t)a->parents[i], local, model + 12 * i);
+    }
+    double inv_mesh[12];
+    dinv(model + 12 * (size_t)am->node, inv_mesh);
+    double *sum = calloc(n + 1, sizeof(double));
+    for (int at = 0; at < 3; ++at)
+        if (out[at]) memset(out[at], 0, 3 * sizeof(double) * n);
+    const unsigned bones = am->rigid ? 1 : m->mNumBones;
+    for (unsigned b = 0; b < bones; ++b) {
+        double s[12], g[12], off[12] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0};
+        int32_t node = (int32_t)am->node;
+        if (!am->rigid) {
+            const struct aiMatrix4x4 *o = &m->mBones[b]->mOffsetMatrix;
+            const double ob[12] = {o->a1, o->a2, o->a3, o->a4, o->b1, o->b2, o->b3, o->b4, o->c1, o->c2, o->c3, o->c4};
+            memcpy(off, ob, sizeof off);
+            node = -1;
+            for (uint32_t i = 0; i < a->node_count; ++i)
+                if (strcmp(a->node_names[i], m->mBones[b]->mName.data) == 0) node = (int32_t)i;
+        }
+        CHECK(node >= 0);
+        if (node < 0) continue;
+        dmul(model + 12 * (size_t)node, off, g);
+        if (am->offset_space == SKIN_ASSET_OFFSET_MESH_NODE) dmul(inv_mesh, g, s);
+        else memcpy(s, g, sizeof s);
+        const unsigned count = am->rigid ? (unsigned)n : m->mBones[b]->mNumWeights;
+        for (unsigned k = 0; k < count; ++k) {
+            const unsigned v = am->rigid ? k : m->mBones[b]->mWeights[k].mVertexId;
+            const double w = am->rigid ? 1.0 : m->mBones[b]->mWeights[k].mWeight;
+            for (int at = 0; at < 3; ++at) {
+                if (!out[at]) continue;
+                const double *p = in[at] + 3 * v;
+                for (int i = 0; i < 3; ++i)
+                    out[at][3 * v + i] += w * (s[4 * i] * p[0] + s[4 * i + 1] * p[1] + s[4 * i + 2] * p[2] +
+                                               (at == 0 ? s[4 * i + 3] : 0.0));
+            }
+            sum[v] += w;
+        }
+    }
+    for (size_t v = 0; v < n; ++v)
+        for (int at = 0; at < 3; ++at)
+            for (int i = 0; out[at] && i < 3; ++i) out[at][3 * v + i] = sum[v] > 0 ? out[at][3 * v + i] / sum[v] : 0;
+    free(sum), free(model);
+}
+
+/* Differences of got against want, vectors of vertex v: positions relative
+ * to extent, normals and tangents to max(1, |want|). */
+static void compare_soa(const char *what, const skin_mesh_desc *d, float **got, float **want, const double *ref[3],
+                        double extent)
+{
+    static const int first[3] = {0, 3, 6};
+    for (size_t v = 0; v < d->vertex_count; ++v)
+        for (int at = 0; at < 3; ++at) {
+            if ((at == 1 && !d->nx) || (at == 2 && !d->tx)) continue;
+            double mag = at == 0 ? extent : 1.0;
+            for (int c = 0; c < 3 && at; ++c) mag = fmax(mag, fabs(want ? want[first[at] + c][v] : ref[at][3 * v + c]));
+            for (int c = 0; c < 3; ++c) {
+                const double e = want ? want[first[at] + c][v] : ref[at][3 * v + c];
+                if (!check_close(got[first[at] + c][v] / mag, e / mag, 1e-5, __FILE__, __LINE__, "skinned"))
+                    fprintf(stderr, "  (%s, vertex %zu, attribute %d.%d)\n", what, v, at, c);
+            }
+            if (at == 2 && want) CHECK(got[9][v] == want[9][v]);
+        }
+}
+
+/* Every mesh of the asset at 5 times of animation anim, on every ISA:
+ * skin_mesh with the sampled morph weights against morph-then-skin. */
+static void check_morph_two_pass(const skin_asset *a, const struct aiScene *scene, uint32_t anim, const char *what)
+{
+    const uint32_t nc = a->node_count;
+    float *tr = malloc(3 * sizeof(float) * nc), *rot = malloc(4 * sizeof(float) * nc);
+    float *sc = malloc(3 * sizeof(float) * nc), *model = malloc(12 * sizeof(float) * nc);
+    skin_asset_cursor *cur = NULL;
+    CHECK_INT(skin_asset_cursor_create(a, anim, &cur), SKIN_ASSET_OK);
+    for (uint32_t mi = 0; cur && mi < a->mesh_count; ++mi) {
+        const skin_asset_mesh *am = &a->meshes[mi];
+        const struct aiMesh *m = scene_mesh(scene, mi);
+        const size_t n = am->desc.vertex_count;
+        const uint32_t nt = am->desc.morph_target_count;
+        CHECK_INT(m->mNumVertices, n);
+        float *mats = malloc(12 * sizeof(float) * am->bone_count), *dqs = malloc(8 * sizeof(float) * am->bone_count);
+        float *scl = malloc(3 * sizeof(float) * am->bone_count), *w = malloc((nt + 1) * sizeof(float));
+        const skin_palette plain = {am->bone_count, mats, NULL, dqs, scl, NULL};
+        const skin_palette morphed = {am->bone_count, mats, NULL, dqs, scl, w};
+        float *got[10], *want[10], *streams[10];
+        double *in[3], *ref[3];
+        for (int c = 0; c < 10; ++c)
+            got[c] = calloc(n + 1, sizeof(float)), want[c] = calloc(n + 1, sizeof(float)), streams[c] = calloc(n + 1, sizeof(float));
+        for (int at = 0; at < 3; ++at) in[at] = calloc(3 * n + 1, sizeof(double)), ref[at] = calloc(3 * n + 1, sizeof(double));
+        /* the two-pass input: the mesh with morphed streams, no targets */
+        skin_mesh_desc flat = am->desc;
+        flat.morph_target_count = 0, flat.morph_targets = NULL;
+        flat.px = streams[0], flat.py = streams[1], flat.pz = streams[2];
+        if (flat.nx) flat.nx = streams[3], flat.ny = streams[4], flat.nz = streams[5];
+        if (flat.tx) flat.tx = streams[6], flat.ty = streams[7], flat.tz = streams[8], flat.tw = am->desc.tw;
+        const int normals = flat.nx != NULL, tangents = flat.tx != NULL;
+        const skin_output og = soa_output(got, normals, tangents), ow = soa_output(want, normals, tangents);
+        const double fractions[5] = {0.0, 0.2, 0.45, 0.7, 1.0};
+        int nonzero_times = 0;
+        for (int k = 0; k < 5; ++k) {
+            const double t = a->animation_durations[anim] * fractions[k];
+            CHECK_INT(skin_asset_sample(cur, t, tr, rot, sc), SKIN_ASSET_OK);
+            CHECK_INT(skin_asset_sample_morph_weights(cur, mi, t, w), SKIN_ASSET_OK);
+            CHECK_STATUS(skin_pose_to_matrices(nc, a->parents, tr, rot, sc, model), SKIN_OK);
+            CHECK_INT(skin_asset_palette(a, mi, model, mats), SKIN_ASSET_OK);
+            CHECK_STATUS(skin_matrices_to_dual_quats(am->bone_count, mats, dqs, scl, NULL), SKIN_OK);
+            int any = 0;
+            for (uint32_t j = 0; j < nt; ++j) any |= w[j] != 0.0f;
+            nonzero_times += any;
+            for (size_t v = 0; v < n; ++v)
+                for (int g = 0; g < 3; ++g) {
+                    if ((g == 1 && !normals) || (g == 2 && !tangents)) continue;
+                    double *o = in[g] + 3 * v;
+                    double_morph(m, g, v, w, o);
+                    for (int c = 0; c < 3; ++c) streams[3 * g + c][v] = (float)o[c];
+                }
+            const double *cin[3] = {in[0], in[1], in[2]};
+            double *outs[3] = {ref[0], normals ? ref[1] : NULL, tangents ? ref[2] : NULL};
+            double_lbs_all(a, am, m, tr, rot, sc, cin, outs);
+            double extent = 1e-6;
+            for (size_t v = 0; v < 3 * n; ++v) extent = fmax(extent, fabs(ref[0][v]));
+            const double *cref[3] = {ref[0], ref[1], ref[2]};
+            for (int isa = SKIN_ISA_SCALAR; isa <= SKIN_ISA_NEON; ++isa) {
+                if (!skin_isa_supported((skin_isa)isa)) continue;
+                CHECK_STATUS(skin_set_isa((skin_isa)isa), SKIN_OK);
+                for (int method = SKIN_LBS; method <= SKIN_DQS; ++method) {
+                    char label[160];
+                    snprintf(label, sizeof label, "%s mesh %u t=%.3f %s %s", what, mi, t, skin_isa_name((skin_isa)isa),
+                             method == SKIN_LBS ? "lbs" : "dqs");
+                    CHECK_STATUS(skin_mesh(&am->desc, &morphed, (skin_method)method, &og, 0, n), SKIN_OK);
+                    CHECK_STATUS(skin_mesh(&flat, &plain, (skin_method)method, &ow, 0, n), SKIN_OK);
+                    compare_soa(label, &am->desc, got, want, NULL, extent);
+                    if (method == SKIN_LBS) compare_soa(label, &am->desc, got, NULL, cref, extent);
+                }
+            }
+            CHECK_STATUS(skin_set_isa(SKIN_ISA_AUTO), SKIN_OK);
+        }
+        CHECK(nt == 0 || nonzero_times >= 2); /* the morph is exercised */
+        char line[200];
+        snprintf(line, sizeof line, "  %s mesh %u: fused morph+skin vs two-pass, every ISA", what, mi);
+        check_error_report(line);
+        for (int c = 0; c < 10; ++c) free(got[c]), free(want[c]), free(streams[c]);
+        for (int at = 0; at < 3; ++at) free(in[at]), free(ref[at]);
+        free(mats), free(dqs), free(scl), free(w);
+    }
+    skin_asset_cursor_free(cur);
+    free(tr), free(rot), free(sc), free(model);
+}
+
+/* Each target's touched vertices straight from assimp (any position,
+ * normal or tangent the target changes, where the loader keeps that
+ * attribute): the loader stores the target sparse iff they are under half
+ * the vertices, with exactly those indices.  Returns the sparse count. */
+static uint32_t check_sparse_choice(const skin_asset_mesh *am, const struct aiMesh *m)
+{
+    const size_t n = m->mNumVertices;
+    uint32_t sparse_targets = 0;
+    for (uint32_t k = 0; k < am->desc.morph_target_count; ++k) {
+        const struct aiAnimMesh *t = m->mAnimMeshes[k];
+        const skin_morph_target *mt = &am->desc.morph_targets[k];
+        size_t touched = 0, e = 0;
+        int in_order = 1;
+        for (size_t v = 0; v < n; ++v) {
+            int any = t->mVertices && memcmp(&t->mVertices[v], &m->mVertices[v], sizeof(struct aiVector3D)) != 0;
+            if (am->desc.nx && t->mNormals) any |= memcmp(&t->mNormals[v], &m->mNormals[v], sizeof(struct aiVector3D)) != 0;
+            if (am->desc.tx && t->mTangents) any |= memcmp(&t->mTangents[v], &m->mTangents[v], sizeof(struct aiVector3D)) != 0;
+            if (!any) continue;
+            ++touched;
+            if (mt->indices) in_order &= e < mt->count && mt->indices[e++] == v;
+        }
+        const int sparse = 2 * touched < n;
+        printf("  target %u '%s': %zu of %zu vertices touched: %s%s%s%s\n", k, am->morph_target_names[k], touched, n,
+               mt->indices ? "sparse" : "dense", mt->dpx ? ", positions" : "", mt->dnx ? ", normals" : "",
+               mt->dtx ? ", tangents" : "");
+        CHECK_INT(mt->indices != NULL, sparse);
+        if (mt->indices) CHECK(in_order && mt->count == touched);
+        sparse_targets += (uint32_t)sparse;
+    }
+    return sparse_targets;
+}
+
+/* (a) AnimatedMorphCube: no bones (one rigid bone, its node), 2 targets
+ * (target 0 moves 12 of 24 vertices: dense; target 1 moves 6 and turns
+ * normals, 8 vertices in all: sparse), keys, and the two-pass comparison. */
+static void test_morph_cube(const char *dir)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/glTF2/glTF-Sample-Models/AnimatedMorphCube-glTF/AnimatedMorphCube.gltf", dir);
+    skin_asset *a = NULL;
+    CHECK_INT(skin_asset_load(path, NULL, &a), SKIN_ASSET_OK);
+    const struct aiScene *scene = aiImportFile(path, ASSET_FLAGS);
+    CHECK(scene != NULL);
+    if (!a || !scene) {
+        skin_asset_free(a), aiReleaseImport(scene);
+        return;
+    }
+    printf("AnimatedMorphCube: %u meshes, %u nodes, %u animations\n", a->mesh_count, a->node_count, a->animation_count);
+    CHECK_INT(a->mesh_count, 1);
+    CHECK_INT(a->animation_count, 1);
+    const skin_asset_mesh *am = &a->meshes[0];
+    CHECK(am->rigid);
+    CHECK_INT(am->bone_count, 1);
+    CHECK_INT(am->bone_nodes[0], am->node);
+    CHECK_INT(am->offset_space, SKIN_ASSET_OFFSET_MODEL);
+    CHECK(strcmp(a->node_names[am->node], "AnimatedMorphCube") == 0);
+    CHECK_INT(am->desc.vertex_count, 24);
+    CHECK_INT(am->desc.influence_count, 1);
+    CHECK(am->desc.nx != NULL && am->desc.tx != NULL);
+    CHECK_INT(am->desc.morph_target_count, 2);
+    CHECK_INT(a->report.unweighted_vertices, 0);
+    skin_validation_report rep;
+    CHECK_STATUS(skin_validate(&am->desc, am->bone_count, &rep), SKIN_OK);
+    for (uint32_t k = 0; k < am->desc.morph_target_count; ++k) {
+        CHECK(am->morph_target_names[k] != NULL && am->morph_target_names[k][0] == 0); /* no targetNames */
+        CHECK(am->morph_default_weights[k] == 0.0f); /* the mesh's weights: 0 0 */
+    }
+    const struct aiMesh *m = scene_mesh(scene, 0);
+    if (am->desc.morph_target_count == 2) {
+        CHECK_INT(check_sparse_choice(am, m), 1);
+        CHECK(am->desc.morph_targets[0].indices == NULL);
+        CHECK(am->desc.morph_targets[1].indices != NULL && am->desc.morph_targets[1].count == 8);
+    }
+    check_morph_keys(a, scene, 0, 0);
+    check_morph_two_pass(a, scene, 0, "AnimatedMorphCube");
+    aiReleaseImport(scene);
+    skin_asset_free(a);
+    check_error_report("AnimatedMorphCube");
+}
+
+/* (b, c) A strip of 8 vertices (4 x 2, z = 0, normals +z, tangents +x) on
+ * 2 joints (j1 at x = 1.5 bends about z in animation "bend"); target
+ * "bump" moves vertex 5 by (0, 0, 0.5), its normal by (0.25, 0, -0.125)
+ * and its tangent by (0, 0.25, 0); target
+ * "wave" moves vertex v by (0, v/8, 0.25).  Mesh weights 0.25 0.5; "bend"
+ * keys the weights (0 1) (1 0.5) (0.25 0.75) at 0, 1, 2 s; animation
+ * "still" has no weight channel.  Generated by a script from these
+ * numbers (base64 buffer). */
+static const char strip_gltf[] =
+    "{\"asset\":{\"version\":\"2.0\"},\"scene\":0,\"scenes\":[{\"nodes\":[0,1]}],\"nodes\":[{\"name\":\"s"
+    "trip_node\",\"mesh\":0,\"skin\":0},{\"name\":\"j0\",\"children\":[2]},{\"name\":\"j1\",\"translation"
+    "\":[1.5,0,0]}],\"meshes\":[{\"name\":\"strip\",\"primitives\":[{\"attributes\":{\"POSITION\":1,\"NOR"
+    "MAL\":2,\"TANGENT\":8,\"JOINTS_0\":3,\"WEIGHTS_0\":4},\"indices\":0,\"targets\":[{\"POSITION\":6,\"N"
+    "ORMAL\":7,\"TANGENT\":9},{\"POSITION\":10}]}],\"weights\":[0.25,0.5],\"extras\":{\"targetNames\":[\""
+    "bump\",\"wave\"]}}],\"skins\":[{\"inverseBindMatrices\":5,\"joints\":[1,2]}],\"animations\":[{\"name"
+    "\":\"bend\",\"channels\":[{\"sampler\":0,\"target\":{\"node\":2,\"path\":\"rotation\"}},{\"sampler\""
+    ":1,\"target\":{\"node\":0,\"path\":\"weights\"}}],\"samplers\":[{\"input\":11,\"output\":12,\"interp"
+    "olation\":\"LINEAR\"},{\"input\":11,\"output\":13,\"interpolation\":\"LINEAR\"}]},{\"name\":\"still"
+    "\",\"channels\":[{\"sampler\":0,\"target\":{\"node\":2,\"path\":\"rotation\"}}],\"samplers\":[{\"inpu"
+    "t\":11,\"output\":12,\"interpolation\":\"LINEAR\"}]}],\"buffers\":[{\"byteLength\":1112,\"uri\":\"da"
+    "ta:application/octet-stream;base64,AAABAAUAAAAFAAQAAQACAAYAAQAGAAUAAgADAAcAAgAHAAYAAAAAAAAAAAAAAAAAA"
+    "ACAPwAAAAAAAAAAAAAAQAAAAAAAAAAAAABAQAAAAAAAAAAAAAAAAAAAgD8AAAAAAACAPwAAgD8AAAAAAAAAQAAAgD8AAAAAAABAQ"
+    "AAAgD8AAAAAAAAAAAAAAAAAAIA/AAAAAAAAAAAAAIA/AAAAAAAAAAAAAIA/AAAAAAAAAAAAAIA/AAAAAAAAAAAAAIA/AAAAAAAAA"
+    "AAAAIA/AAAAAAAAAAAAAIA/AAAAAAAAAAAAAIA/AAEAAAABAAAAAQAAAAEAAAABAAAAAQAAAAEAAAABAAAAAIA/AAAAAAAAAAAAA"
+    "AAAAABAPwAAgD4AAAAAAAAAAAAAgD4AAEA/AAAAAAAAAAAAAAAAAACAPwAAAAAAAAAAAACAPwAAAAAAAAAAAAAAAAAAQD8AAIA+A"
+    "AAAAAAAAAAAAIA+AABAPwAAAAAAAAAAAAAAAAAAgD8AAAAAAAAAAAAAgD8AAAAAAAAAAAAAAAAAAAAAAACAPwAAAAAAAAAAAAAAA"
+    "AAAAAAAAIA/AAAAAAAAAAAAAAAAAAAAAAAAgD8AAIA/AAAAAAAAAAAAAAAAAAAAAAAAgD8AAAAAAAAAAAAAAAAAAAAAAACAPwAAA"
+    "AAAAMC/AAAAAAAAAAAAAIA/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+    "AAAAAAAAAAAAAAAAAA/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+    "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAACAPgAAAAAAAAC+AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAACAPwAAAAAAAAAAAACAP"
+    "wAAgD8AAAAAAAAAAAAAgD8AAIA/AAAAAAAAAAAAAIA/AACAPwAAAAAAAAAAAACAPwAAgD8AAAAAAAAAAAAAgD8AAIA/AAAAAAAAA"
+    "AAAAIA/AACAPwAAAAAAAAAAAACAPwAAgD8AAAAAAAAAAAAAgD8AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+    "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAACAPgAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAgD4AAAAAA"
+    "AAAPgAAgD4AAAAAAACAPgAAgD4AAAAAAADAPgAAgD4AAAAAAAAAPwAAgD4AAAAAAAAgPwAAgD4AAAAAAABAPwAAgD4AAAAAAABgP"
+    "wAAgD4AAAAAAACAPwAAAEAAAAAAAAAAAAAAAAAAAIA/AAAAAAAAAAAV78M+XoNsPwAAAAAAAAAA8wQ1P/MENT8AAAAAAACAPwAAg"
+    "D8AAAA/AACAPgAAQD8=\"}],\"bufferViews\":[{\"buffer\":0,\"byteOffset\":0,\"byteLength\":36},{\"buffer"
+    "\":0,\"byteOffset\":36,\"byteLength\":96},{\"buffer\":0,\"byteOffset\":132,\"byteLength\":96},{\"buf"
+    "fer\":0,\"byteOffset\":228,\"byteLength\":32},{\"buffer\":0,\"byteOffset\":260,\"byteLength\":128},{"
+    "\"buffer\":0,\"byteOffset\":388,\"byteLength\":128},{\"buffer\":0,\"byteOffset\":516,\"byteLength\":"
+    "96},{\"buffer\":0,\"byteOffset\":612,\"byteLength\":96},{\"buffer\":0,\"byteOffset\":708,\"byteLengt"
+    "h\":128},{\"buffer\":0,\"byteOffset\":836,\"byteLength\":96},{\"buffer\":0,\"byteOffset\":932,\"byte"
+    "Length\":96},{\"buffer\":0,\"byteOffset\":1028,\"byteLength\":12},{\"buffer\":0,\"byteOffset\":1040,"
+    "\"byteLength\":48},{\"buffer\":0,\"byteOffset\":1088,\"byteLength\":24}],\"accessors\":[{\"bufferVie"
+    "w\":0,\"componentType\":5123,\"count\":18,\"type\":\"SCALAR\"},{\"bufferView\":1,\"componentType\":5"
+    "126,\"count\":8,\"type\":\"VEC3\",\"min\":[0,0,0],\"max\":[3,1,0]},{\"bufferView\":2,\"componentType"
+    "\":5126,\"count\":8,\"type\":\"VEC3\"},{\"bufferView\":3,\"componentType\":5121,\"count\":8,\"type\""
+    ":\"VEC4\"},{\"bufferView\":4,\"componentType\":5126,\"count\":8,\"type\":\"VEC4\"},{\"bufferView\":5"
+    ",\"componentType\":5126,\"count\":2,\"type\":\"MAT4\"},{\"bufferView\":6,\"componentType\":5126,\"co"
+    "unt\":8,\"type\":\"VEC3\",\"min\":[0,0,0],\"max\":[0,0,0.5]},{\"bufferView\":7,\"componentType\":512"
+    "6,\"count\":8,\"type\":\"VEC3\"},{\"bufferView\":8,\"componentType\":5126,\"count\":8,\"type\":\"VEC"
+    "4\"},{\"bufferView\":9,\"componentType\":5126,\"count\":8,\"type\":\"VEC3\"},{\"bufferView\":10,\"co"
+    "mponentType\":5126,\"count\":8,\"type\":\"VEC3\",\"min\":[0,0,0.25],\"max\":[0,0.875,0.25]},{\"buffe"
+    "rView\":11,\"componentType\":5126,\"count\":3,\"type\":\"SCALAR\",\"min\":[0],\"max\":[2]},{\"buffer"
+    "View\":12,\"componentType\":5126,\"count\":3,\"type\":\"VEC4\"},{\"bufferView\":13,\"componentType\""
+    ":5126,\"count\":6,\"type\":\"SCALAR\"}]}";
+
+static void test_morph_strip(void)
+{
+    char path[64];
+    if (!write_temp(strip_gltf, path)) return;
+    skin_asset *a = NULL;
+    CHECK_INT(skin_asset_load(path, NULL, &a), SKIN_ASSET_OK);
+    const struct aiScene *scene = aiImportFile(path, ASSET_FLAGS);
+    unlink(path);
+    CHECK(scene != NULL);
+    if (!a || !scene) {
+        skin_asset_free(a), aiReleaseImport(scene);
+        return;
+    }
+    CHECK_INT(a->mesh_count, 1);
+    CHECK_INT(a->animation_count, 2);
+    const skin_asset_mesh *am = &a->meshes[0];
+    const skin_mesh_desc *d = &am->desc;
+    CHECK(!am->rigid);
+    CHECK_INT(am->bone_count, 2);
+    CHECK_INT(d->vertex_count, 8);
+    CHECK_INT(d->morph_target_count, 2);
+    CHECK_STATUS(skin_validate(d, am->bone_count, NULL), SKIN_OK);
+    if (d->morph_target_count != 2 || d->vertex_count != 8) {
+        skin_asset_free(a), aiReleaseImport(scene);
+        return;
+    }
+    CHECK(strcmp(am->morph_target_names[0], "bump") == 0 && strcmp(am->morph_target_names[1], "wave") == 0);
+    CHECK(am->morph_default_weights[0] == 0.25f && am->morph_default_weights[1] == 0.5f);
+    CHECK_INT(check_sparse_choice(am, scene_mesh(scene, 0)), 1);
+    const skin_morph_target *bump = &d->morph_targets[0], *wave = &d->morph_targets[1];
+    CHECK(d->px[5] == 1.0f && d->py[5] == 1.0f && d->pz[5] == 0.0f); /* vertex order kept */
+    CHECK(bump->indices && bump->count == 1 && bump->indices[0] == 5);
+    CHECK(bump->dpx && bump->dpx[0] == 0.0f && bump->dpy[0] == 0.0f && bump->dpz[0] == 0.5f);
+    CHECK(bump->dnx && bump->dnx[0] == 0.25f && bump->dny[0] == 0.0f && bump->dnz[0] == -0.125f);
+    CHECK(bump->dtx && bump->dtx[0] == 0.0f && bump->dty[0] == 0.25f && bump->dtz[0] == 0.0f);
+    CHECK(d->tx != NULL);
+    CHECK(wave->indices == NULL && wave->dpx && wave->dnx == NULL && wave->dtx == NULL);
+    for (size_t v = 0; wave->dpx && v < 8; ++v)
+        CHECK(wave->dpx[v] == 0.0f && wave->dpy[v] == 0.125f * (float)v && wave->dpz[v] == 0.25f);
+    check_morph_keys(a, scene, 0, 0);
+    /* "still" has no weight channel: the defaults */
+    skin_asset_cursor *cur = NULL;
+    float w[2] = {-1, -1};
+    CHECK_INT(skin_asset_cursor_create(a, 1, &cur), SKIN_ASSET_OK);
+    CHECK_INT(skin_asset_sample_morph_weights(cur, 0, 0.5, w), SKIN_ASSET_OK);
+    CHECK(w[0] == 0.25f && w[1] == 0.5f);
+    CHECK_INT(skin_asset_sample_morph_weights(cur, 1, 0.5, w), SKIN_ASSET_ERROR_INVALID_ARGUMENT);
+    CHECK_INT(skin_asset_sample_morph_weights(cur, 0, 0.5, NULL), SKIN_ASSET_ERROR_NULL_ARGUMENT);
+    CHECK_INT(skin_asset_sample_morph_weights(NULL, 0, 0.5, w), SKIN_ASSET_ERROR_NULL_ARGUMENT);
+    skin_asset_cursor_free(cur);
+    check_morph_two_pass(a, scene, 0, "strip");
+    aiReleaseImport(scene);
+    skin_asset_free(a);
+    check_error_report("strip (skinned, sparse and dense targets)");
+}
+
 int main(int argc, char **argv)
 {
     const char *want = getenv("SKIN_ISA");
@@ -358,7 +823,12 @@ int main(int argc, char **argv)
         printf("skipped: this CPU or build cannot run ISA %s\n", want);
         return 77;
     }
-    if (argc != 2) return fprintf(stderr, "usage: test_assets MODELS_DIR\n"), 2;
+    if (argc == 3 && strcmp(argv[2], "--morph") == 0) { /* every ISA, within */
+        test_morph_cube(argv[1]);
+        test_morph_strip();
+        return check_finish("test_assets --morph");
+    }
+    if (argc != 2) return fprintf(stderr, "usage: test_assets MODELS_DIR [--morph]\n"), 2;
     printf("kernels under test: %s\n", skin_isa_name(isa));
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) test_model(argv[1], &cases[i], isa);
     test_bad_input(argv[1]);
