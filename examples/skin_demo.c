@@ -6,7 +6,8 @@
  *
  * Without ASSET: the candy-wrapper rig (a twisted cylinder).  With ASSET: the
  * file through skin_assets, its animation sampled at T seconds (default: half
- * its duration).  Every skinned mesh is skinned by skin_mesh_parallel straight
+ * its duration), morph target weights included (e.g. glTF2's
+ * AnimatedMorphCube: its blend shapes, applied in the same skinning pass).  Every skinned mesh is skinned by skin_mesh_parallel straight
  * into a skin_vk stream ring and drawn by demo_render.c (Vulkan offscreen,
  * lavapipe without a GPU) into a PNG: methods side by side, or with
  * --frames N one row a method of N frames over the animation (the candy
@@ -47,7 +48,7 @@ typedef struct part {
     size_t index_count;
     size_t index_offset, coord_offset; /* in the static buffer */
     skin_palette palette;
-    float *dual_quats, *scales; /* owned (asset parts) */
+    float *dual_quats, *scales, *morph_weights; /* owned (asset parts) */
 } part;
 
 typedef struct scene {
@@ -196,7 +197,7 @@ static int load_asset(scene *s, const options *o)
         fprintf(stderr, "skin-demo: %s has %u skinned meshes (at most %d)\n", o->asset, a->mesh_count, MAX_PARTS);
         return 2;
     }
-    uint32_t anim = 0, bones = 0;
+    uint32_t anim = 0, bones = 0, targets = 0;
     if (o->anim && (st = skin_asset_find_animation(a, o->anim, &anim)) != SKIN_ASSET_OK) {
         fprintf(stderr, "skin-demo: %s: animation '%s': %s (it has %u)\n", o->asset, o->anim,
                 skin_asset_status_string(st), a->animation_count);
@@ -215,15 +216,21 @@ static int load_asset(scene *s, const options *o)
         p->mesh = &am->desc, p->indices = am->indices, p->index_count = am->index_count;
         p->dual_quats = malloc(am->bone_count * 8 * sizeof(float));
         p->scales = malloc(am->bone_count * 3 * sizeof(float));
-        if (!p->dual_quats || !p->scales) return 1;
+        /* morph weights: the file's defaults until an animation samples them */
+        const uint32_t nt = am->desc.morph_target_count;
+        p->morph_weights = nt ? malloc(nt * sizeof(float)) : NULL;
+        if (!p->dual_quats || !p->scales || (nt && !p->morph_weights)) return 1;
+        if (nt) memcpy(p->morph_weights, am->morph_default_weights, nt * sizeof(float));
         /* scales: DQS keeps non-uniform bone scale (FBX mesh nodes) */
-        p->palette = (skin_palette){am->bone_count, s->matrices + (size_t)b * 12, NULL, p->dual_quats, p->scales, NULL};
+        p->palette = (skin_palette){am->bone_count, s->matrices + (size_t)b * 12, NULL, p->dual_quats, p->scales,
+                                    p->morph_weights};
         s->vertex_count += am->desc.vertex_count;
+        targets += nt;
     }
     s->part_count = a->mesh_count;
-    printf("%s: %u skinned meshes, %zu vertices, %u bones, animation %u '%s' of %u (%.3f s)\n", o->asset,
-           a->mesh_count, s->vertex_count, bones, anim, a->animation_count ? a->animation_names[anim] : "-",
-           a->animation_count, s->duration);
+    printf("%s: %u skinned meshes, %zu vertices, %u bones, %u morph targets, animation %u '%s' of %u (%.3f s)\n",
+           o->asset, a->mesh_count, s->vertex_count, bones, targets, anim,
+           a->animation_count ? a->animation_names[anim] : "-", a->animation_count, s->duration);
     return 0;
 }
 #endif
@@ -246,7 +253,8 @@ static int pose(scene *s, double t)
             part *p = &s->parts[m];
             ok = skin_asset_palette(a, m, s->model, (float *)p->palette.matrices) == SKIN_ASSET_OK &&
                  skin_matrices_to_dual_quats(p->palette.joint_count, p->palette.matrices, p->dual_quats,
-                                             p->scales, NULL) == SKIN_OK;
+                                             p->scales, NULL) == SKIN_OK &&
+                 (!s->cursor || skin_asset_sample_morph_weights(s->cursor, m, t, p->morph_weights) == SKIN_ASSET_OK);
         }
         return !ok;
     }
@@ -258,7 +266,8 @@ static int pose(scene *s, double t)
 static void free_scene(scene *s)
 {
 #ifdef SKIN_DEMO_ASSETS
-    for (uint32_t m = 0; s->asset && m < s->part_count; ++m) free(s->parts[m].dual_quats), free(s->parts[m].scales);
+    for (uint32_t m = 0; s->asset && m < s->part_count; ++m)
+        free(s->parts[m].dual_quats), free(s->parts[m].scales), free(s->parts[m].morph_weights);
     free(s->trs), free(s->model), free(s->matrices);
     skin_asset_cursor_free(s->cursor);
     skin_asset_free(s->asset);
@@ -337,6 +346,14 @@ static int run(scene *s, const options *o)
         if ((rc = pose(s, t)) != 0) {
             fprintf(stderr, "skin-demo: cannot pose the scene at %g\n", t);
             break;
+        }
+        for (uint32_t m = 0; m < s->part_count; ++m) { /* the morph weights of the first few targets */
+            const part *p = &s->parts[m];
+            if (!p->palette.morph_weights) continue;
+            printf("frame %d t=%.3f mesh %u morph weights:", f, t, m);
+            for (uint32_t k = 0; k < p->mesh->morph_target_count && k < 8; ++k)
+                printf(" %.3f", (double)p->palette.morph_weights[k]);
+            printf("%s\n", p->mesh->morph_target_count > 8 ? " ..." : "");
         }
         for (int k = 0; !rc && k < o->method_count; ++k) {
             skin_vk_slot *sl = slots[f * o->method_count + k];
