@@ -4,14 +4,23 @@
  * names and special-valued transforms; meshes with or without normals and
  * tangents, faces of any size with indices past the vertices, bones naming
  * no node, weights for vertices that do not exist or that are NaN, negative,
- * infinite or huge; animations with unsorted, NaN or missing keys and odd
- * tick rates) and calls the loader's scene entry point, compiled in here.
+ * infinite or huge; morph targets (aiAnimMesh) with or without each
+ * attribute, mostly the base values with some changed (NaN, infinite or
+ * huge among them), NULL entries and vertex counts that are not the mesh's,
+ * meshes with morph targets and no bones; animations with unsorted, NaN or
+ * missing keys and odd tick rates, morph weight channels named after
+ * meshes, nodes or nothing, with keys listing targets past the mesh's,
+ * NaN or infinite weights, no or NULL pairs) and calls the loader's scene
+ * entry point, compiled in here.
  * Fuzzing through assimp's file parsers instead tests assimp: assimp 5.2
  * crashes, hangs or leaks within seconds on mutated X, SMD and glTF files.
  * Oracles on every asset that loads: each mesh passes skin_validate with its
- * own bone count (NON_FINITE only if the scene's vertex data was), indices
- * and bone nodes are in range, parents are parent-first; the rest pose and
- * animations sampled before, at and past their ends give palettes that
+ * own bone count (NON_FINITE only if the scene's vertex data, or a morph
+ * delta target - base, was), indices and bone nodes are in range, parents
+ * are parent-first; each mesh has one target per anim mesh, complete delta
+ * groups, sparse lists sorted, in range and under half the vertices,
+ * finite default weights; the rest pose and animations sampled before, at
+ * and past their ends give palettes and finite morph weights that
  * skin_mesh takes (LBS and DQS).  An error leaves *out NULL, and every
  * status is a documented one. */
 #include "../assets/skin_assets.c"
@@ -57,6 +66,57 @@ static void vectors(fz_in *in, struct aiVector3D *v, size_t n, int *nonfinite)
     }
 }
 
+/* n vectors for a morph target: the base's (where it has n) mostly, some
+ * values of their own. */
+static struct aiVector3D *target_vectors(fz_in *in, arena *a, const struct aiVector3D *base, unsigned base_n, unsigned n)
+{
+    struct aiVector3D *v = alloc(a, n, sizeof *v);
+    for (unsigned i = 0; i < n; ++i) {
+        if (base && i < base_n && fz_u8(in) < 192) v[i] = base[i];
+        else v[i].x = value(in), v[i].y = value(in), v[i].z = value(in);
+    }
+    return v;
+}
+
+/* Whether a delta target - base of n vectors is not finite (the loader
+ * subtracts in float, so huge finite values overflow too). */
+static int delta_nonfinite(const struct aiVector3D *t, const struct aiVector3D *b, unsigned n)
+{
+    int bad = 0;
+    for (unsigned i = 0; i < n; ++i)
+        bad |= !isfinite(t[i].x - b[i].x) || !isfinite(t[i].y - b[i].y) || !isfinite(t[i].z - b[i].z);
+    return bad;
+}
+
+/* Up to 3 morph targets of mesh m; *nonfinite when a delta the loader
+ * keeps is not finite. */
+static void anim_meshes(fz_in *in, arena *a, struct aiMesh *m, int *nonfinite)
+{
+    const unsigned n = m->mNumVertices;
+    m->mNumAnimMeshes = fz_u8(in) % 4;
+    m->mAnimMeshes = alloc(a, m->mNumAnimMeshes, sizeof *m->mAnimMeshes);
+    const int keeps_normals = m->mNormals != NULL, keeps_tangents = m->mNormals && m->mTangents && m->mBitangents;
+    for (unsigned k = 0; k < m->mNumAnimMeshes; ++k) {
+        if (fz_u8(in) % 16 == 0) continue; /* a NULL entry */
+        struct aiAnimMesh *t = m->mAnimMeshes[k] = alloc(a, 1, sizeof *t);
+        const uint8_t flags = fz_u8(in);
+        const unsigned nv = flags & 0x80 ? fz_u8(in) % (n + 2) : n; /* sometimes not the mesh's count */
+        t->mNumVertices = nv;
+        t->mWeight = value(in);
+        name(&t->mName, k);
+        if (flags & 1) t->mVertices = target_vectors(in, a, m->mVertices, n, nv);
+        if (flags & 2) t->mNormals = target_vectors(in, a, m->mNormals, n, nv);
+        if (flags & 4) {
+            t->mTangents = target_vectors(in, a, m->mTangents, n, nv);
+            t->mBitangents = target_vectors(in, a, m->mBitangents, n, nv);
+        }
+        if (nv != n) continue; /* the loader reads none of it */
+        if (t->mVertices) *nonfinite |= delta_nonfinite(t->mVertices, m->mVertices, n);
+        if (t->mNormals && keeps_normals) *nonfinite |= delta_nonfinite(t->mNormals, m->mNormals, n);
+        if (t->mTangents && keeps_tangents) *nonfinite |= delta_nonfinite(t->mTangents, m->mTangents, n);
+    }
+}
+
 static struct aiMesh *mesh(fz_in *in, arena *a, uint32_t node_count, int *nonfinite)
 {
     struct aiMesh *m = alloc(a, 1, sizeof *m);
@@ -85,6 +145,8 @@ static struct aiMesh *mesh(fz_in *in, arena *a, uint32_t node_count, int *nonfin
         face->mIndices = alloc(a, face->mNumIndices, sizeof *face->mIndices);
         for (unsigned k = 0; k < face->mNumIndices; ++k) face->mIndices[k] = fz_u8(in) % (n + 2);
     }
+    name(&m->mName, fz_u8(in) % (node_count + 2)); /* like a node, or like none */
+    if (flags & 4) anim_meshes(in, a, m, nonfinite);
     m->mNumBones = fz_u8(in) % 6;
     m->mBones = alloc(a, m->mNumBones, sizeof *m->mBones);
     for (unsigned b = 0; b < m->mNumBones; ++b) {
@@ -132,6 +194,27 @@ static struct aiAnimation *animation(fz_in *in, arena *a, uint32_t node_count)
             key->mValue.x = value(in), key->mValue.y = value(in), key->mValue.z = value(in), key->mValue.w = value(in);
         }
     }
+    /* morph weight channels, named like a node or mesh (n<id>) or like none */
+    an->mNumMorphMeshChannels = fz_u8(in) % 3;
+    an->mMorphMeshChannels = alloc(a, an->mNumMorphMeshChannels, sizeof *an->mMorphMeshChannels);
+    for (unsigned c = 0; c < an->mNumMorphMeshChannels; ++c) {
+        struct aiMeshMorphAnim *mc = an->mMorphMeshChannels[c] = alloc(a, 1, sizeof *mc);
+        name(&mc->mName, fz_u8(in) % (node_count + 2));
+        mc->mNumKeys = fz_u8(in) % 4;
+        mc->mKeys = alloc(a, mc->mNumKeys, sizeof *mc->mKeys);
+        for (unsigned k = 0; k < mc->mNumKeys; ++k) {
+            struct aiMeshMorphKey *key = &mc->mKeys[k];
+            key->mTime = value(in);
+            key->mNumValuesAndWeights = fz_u8(in) % 5;
+            if (fz_u8(in) % 16 == 0) continue; /* NULL pairs */
+            key->mValues = alloc(a, key->mNumValuesAndWeights, sizeof *key->mValues);
+            key->mWeights = alloc(a, key->mNumValuesAndWeights, sizeof *key->mWeights);
+            for (unsigned p = 0; p < key->mNumValuesAndWeights; ++p) {
+                key->mValues[p] = fz_u8(in) % 5; /* past the targets too */
+                key->mWeights[p] = fz_u8(in) < 224 ? fz_u8(in) / 128.0 : (double)fz_float(in);
+            }
+        }
+    }
     return an;
 }
 
@@ -175,11 +258,33 @@ static struct aiScene *scene(fz_in *in, arena *a, int nonfinite[3])
     return sc;
 }
 
-static void check_mesh(const skin_asset *a, uint32_t mi, int nonfinite, const float *tr, const float *rot, const float *sc)
+/* The targets of a loaded mesh: one per anim mesh, complete groups, sparse
+ * lists sorted, in range and under half the vertices, finite defaults.
+ * (skin_validate checks the lists too, but stops at bad vertex data.) */
+static void check_targets(const skin_asset_mesh *am, const struct aiMesh *m)
+{
+    const skin_mesh_desc *d = &am->desc;
+    FZ_CHECK(d->morph_target_count == (m->mAnimMeshes ? m->mNumAnimMeshes : 0));
+    FZ_CHECK(am->rigid == (m->mNumBones == 0) && (!am->rigid || am->bone_count == 1));
+    for (uint32_t k = 0; k < d->morph_target_count; ++k) {
+        const skin_morph_target *t = &d->morph_targets[k];
+        FZ_CHECK(am->morph_target_names[k] != NULL && isfinite(am->morph_default_weights[k]));
+        FZ_CHECK((!t->dpx) == (!t->dpy) && (!t->dpx) == (!t->dpz));
+        FZ_CHECK((!t->dnx) == (!t->dny) && (!t->dnx) == (!t->dnz) && (!t->dnx || d->nx));
+        FZ_CHECK((!t->dtx) == (!t->dty) && (!t->dtx) == (!t->dtz) && (!t->dtx || d->tx));
+        if (!t->indices) continue;
+        FZ_CHECK(2 * t->count < d->vertex_count);
+        for (size_t e = 0; e < t->count; ++e) FZ_CHECK(t->indices[e] < d->vertex_count && (!e || t->indices[e] > t->indices[e - 1]));
+    }
+}
+
+static void check_mesh(const skin_asset *a, uint32_t mi, int nonfinite, const float *tr, const float *rot, const float *sc,
+                       const float *morph_weights)
 {
     const skin_asset_mesh *am = &a->meshes[mi];
     const skin_mesh_desc *d = &am->desc;
     FZ_CHECK(am->bone_count >= 1 && d->influence_count >= 1 && d->influence_count <= SKIN_MAX_INFLUENCES);
+    for (uint32_t k = 0; k < d->morph_target_count; ++k) FZ_CHECK(isfinite(morph_weights[k]));
     const skin_status valid = skin_validate(d, am->bone_count, NULL);
     FZ_CHECK(valid == SKIN_OK || (nonfinite && valid == SKIN_ERROR_NON_FINITE));
     for (uint32_t b = 0; b < am->bone_count; ++b)
@@ -196,7 +301,7 @@ static void check_mesh(const skin_asset *a, uint32_t mi, int nonfinite, const fl
     FZ_CHECK(skin_pose_to_matrices(a->node_count, a->parents, tr, rot, sc, model) == SKIN_OK);
     FZ_CHECK(skin_asset_palette(a, mi, model, mats) == SKIN_ASSET_OK);
     FZ_CHECK(skin_matrices_to_dual_quats(am->bone_count, mats, dqs, scales, NULL) == SKIN_OK);
-    const skin_palette pal = {am->bone_count, mats, NULL, dqs, scales, NULL};
+    const skin_palette pal = {am->bone_count, mats, NULL, dqs, scales, morph_weights};
     skin_mesh_desc positions = *d; /* positions only: the output holds them */
     positions.nx = positions.ny = positions.nz = NULL;
     positions.tx = positions.ty = positions.tz = positions.tw = NULL;
@@ -221,15 +326,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (st == SKIN_ASSET_OK) {
         FZ_CHECK(a != NULL && a->node_count >= 1 && a->mesh_count >= 1);
         for (uint32_t i = 0; i < a->node_count; ++i) FZ_CHECK(a->parents[i] < (int32_t)i);
-        /* which scene mesh each asset mesh came from: the skinned ones, in order */
+        /* which scene mesh each asset mesh came from: the skinned or morphed ones, in order */
         int from[3];
+        const struct aiMesh *source[3];
         for (unsigned m = 0, k = 0; m < sc->mNumMeshes; ++m)
-            if (sc->mMeshes[m]->mNumBones) from[k++] = nonfinite[m];
+            if (loadable(sc->mMeshes[m])) source[k] = sc->mMeshes[m], from[k++] = nonfinite[m];
         const uint32_t nc = a->node_count;
         float *tr = malloc(3 * sizeof(float) * nc), *rot = malloc(4 * sizeof(float) * nc), *scl = malloc(3 * sizeof(float) * nc);
-        FZ_CHECK(tr && rot && scl);
+        float *weights = malloc(4 * sizeof(float)); /* at most 3 targets a mesh */
+        FZ_CHECK(tr && rot && scl && weights);
         FZ_CHECK(skin_asset_rest_pose(a, tr, rot, scl) == SKIN_ASSET_OK);
-        for (uint32_t mi = 0; mi < a->mesh_count; ++mi) check_mesh(a, mi, from[mi], tr, rot, scl);
+        for (uint32_t mi = 0; mi < a->mesh_count; ++mi) {
+            check_targets(&a->meshes[mi], source[mi]);
+            check_mesh(a, mi, from[mi], tr, rot, scl, a->meshes[mi].morph_default_weights);
+        }
         for (uint32_t an = 0; an < a->animation_count; ++an) {
             skin_asset_cursor *cur = NULL;
             FZ_CHECK(skin_asset_cursor_create(a, an, &cur) == SKIN_ASSET_OK);
@@ -237,11 +347,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             const double times[] = {-1.0, 0.0, 0.5 * d, d, d + 1.0, 0.25 * d, NAN};
             for (size_t k = 0; k < sizeof times / sizeof times[0]; ++k) {
                 FZ_CHECK(skin_asset_sample(cur, times[k], tr, rot, scl) == SKIN_ASSET_OK);
-                for (uint32_t mi = 0; mi < a->mesh_count; ++mi) check_mesh(a, mi, from[mi], tr, rot, scl);
+                for (uint32_t mi = 0; mi < a->mesh_count; ++mi) {
+                    FZ_CHECK(skin_asset_sample_morph_weights(cur, mi, times[k], weights) == SKIN_ASSET_OK);
+                    check_mesh(a, mi, from[mi], tr, rot, scl, weights);
+                }
             }
+            FZ_CHECK(skin_asset_sample_morph_weights(cur, a->mesh_count, 0.0, weights) == SKIN_ASSET_ERROR_INVALID_ARGUMENT);
             skin_asset_cursor_free(cur);
         }
-        free(tr), free(rot), free(scl);
+        free(tr), free(rot), free(scl), free(weights);
         skin_asset_free(a);
     } else {
         FZ_CHECK(a == NULL);
