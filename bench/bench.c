@@ -41,7 +41,17 @@ typedef struct bcase {
     int threads;
     int ofmt;      /* OUT_*: normal/tangent output format */
     int rig;       /* RIG_* */
+    int morph;     /* MORPH_*: morph targets, fused or as a pass of their own */
 } bcase;
+
+/* Morph cases: MORPH_TARGETS targets with position and normal deltas (as
+ * glTF files carry them), all active; dense, or sparse over a tenth of the
+ * mesh: one region (a face) that every target touches in part.  The
+ * two-pass cases morph into scratch streams first, then skin those. */
+enum { MORPH_NONE, MORPH_DENSE, MORPH_SPARSE, MORPH_DENSE_2PASS, MORPH_SPARSE_2PASS, MORPH_KINDS };
+enum { MORPH_TARGETS = 8 };
+static const double SPARSE_FRACTION = 0.1;
+static const char *const morph_kind_names[] = {"none", "dense", "sparse", "dense", "sparse"};
 
 /* Rigs: random joints (B.joints of them), or the coherent rig of
  * tests/support (smooth joints along the vertex order, mostly 1-2
@@ -318,11 +328,72 @@ static void outputs_reserve(size_t n)
     O.n = n;
 }
 
+/* Morph targets for meshes of n vertices (one set at a time, built on
+ * demand), and the two-pass cases' scratch streams. */
+static struct {
+    size_t n;
+    rig_morphs dense, sparse;
+    float *morphed[6];
+} MT;
+
+static void morph_free(void)
+{
+    rig_morphs_free(&MT.dense);
+    rig_morphs_free(&MT.sparse);
+    for (int e = 0; e < 6; ++e) free(MT.morphed[e]);
+    memset(&MT, 0, sizeof MT);
+}
+
+static void morph_targets(size_t n)
+{
+    if (MT.n == n) return;
+    morph_free();
+    MT.n = n;
+    if (rig_morph_targets(&MT.dense, n, MORPH_TARGETS, 0.0, 99) ||
+        rig_morph_targets(&MT.sparse, n, MORPH_TARGETS, SPARSE_FRACTION, 99)) {
+        fprintf(stderr, "skin-bench: out of memory building morph targets\n");
+        exit(2);
+    }
+    for (int e = 0; e < 6; ++e) MT.morphed[e] = xalloc(n * sizeof(float));
+}
+
+/* The first pass of the two-pass cases: the morphed positions and normals
+ * of every vertex into MT.morphed, one stream at a time (dense: each output
+ * float written once, all targets summed in a loop the compiler
+ * vectorises; sparse: a copy, then each target's entries added). */
+static void morph_pass(const skin_mesh_desc *mesh, const skin_morph_target *t, int sparse)
+{
+    const float *base[6] = {mesh->px, mesh->py, mesh->pz, mesh->nx, mesh->ny, mesh->nz};
+    const size_t n = mesh->vertex_count;
+    for (int e = 0; e < 6; ++e) {
+        float *restrict out = MT.morphed[e];
+        const float *restrict in = base[e];
+        if (sparse) {
+            memcpy(out, in, n * sizeof(float));
+            for (int k = 0; k < MORPH_TARGETS; ++k) {
+                const float *restrict d = (&t[k].dpx)[e];
+                const float w = MT.sparse.weights[k];
+                for (size_t i = 0; i < t[k].count; ++i) out[t[k].indices[i]] += w * d[i];
+            }
+            continue;
+        }
+        const float *restrict d[MORPH_TARGETS];
+        for (int k = 0; k < MORPH_TARGETS; ++k) d[k] = (&t[k].dpx)[e];
+        for (size_t v = 0; v < n; ++v) {
+            float x = in[v];
+            for (int k = 0; k < MORPH_TARGETS; ++k) x += MT.dense.weights[k] * d[k][v];
+            out[v] = x;
+        }
+    }
+}
+
 /* ----------------------------------------------------------- the cases */
 
 typedef struct runner {
     const bcase *c;
     skin_mesh_desc mesh;
+    skin_mesh_desc morphed; /* two-pass cases: the mesh with MT.morphed streams */
+    skin_palette morph_palette;
     const skin_palette *palette;
     skin_output out;
     floor_job floor;
@@ -342,6 +413,20 @@ static void runner_init(runner *r, const bcase *c, const dataset *d)
     if (c->method == METHOD_BASELINE) r->baseline = baseline_for(c->isa);
     if (c->attrs < ATTR_PN) r->mesh.nx = r->mesh.ny = r->mesh.nz = NULL;
     if (c->attrs < ATTR_PNT) r->mesh.tx = r->mesh.ty = r->mesh.tz = r->mesh.tw = NULL;
+    if (c->morph != MORPH_NONE) {
+        morph_targets(c->n);
+        const int sparse = c->morph == MORPH_SPARSE || c->morph == MORPH_SPARSE_2PASS;
+        r->mesh.morph_target_count = MORPH_TARGETS;
+        const rig_morphs *rm = sparse ? &MT.sparse : &MT.dense;
+        r->mesh.morph_targets = rm->targets;
+        r->morph_palette = d->palette;
+        r->morph_palette.morph_weights = rm->weights;
+        r->palette = &r->morph_palette;
+        r->morphed = r->mesh;
+        r->morphed.morph_target_count = 0, r->morphed.morph_targets = NULL;
+        r->morphed.px = MT.morphed[0], r->morphed.py = MT.morphed[1], r->morphed.pz = MT.morphed[2];
+        if (r->mesh.nx) r->morphed.nx = MT.morphed[3], r->morphed.ny = MT.morphed[4], r->morphed.nz = MT.morphed[5];
+    }
 
     skin_output *o = &r->out;
     o->flags = c->streaming ? SKIN_OUTPUT_STREAMING : 0;
@@ -397,6 +482,12 @@ static int run_once(const runner *r)
 #endif
         r->baseline(&r->mesh, r->columns, O.inter, stride, 0, c->n);
         return 1;
+    }
+    if (c->morph == MORPH_DENSE_2PASS || c->morph == MORPH_SPARSE_2PASS) {
+        morph_pass(&r->mesh, r->mesh.morph_targets, c->morph == MORPH_SPARSE_2PASS);
+        skin_status s = skin_mesh(&r->morphed, r->palette, (skin_method)c->method, &r->out, 0, c->n);
+        if (s != SKIN_OK) fprintf(stderr, "skin-bench: skinning failed: %s\n", skin_status_string(s));
+        return s == SKIN_OK;
     }
     if (c->method != METHOD_FLOOR) {
         skin_status s = c->threads > 1
@@ -461,7 +552,8 @@ static int same_case(const bcase *a, const bcase *b)
 {
     return a->method == b->method && a->isa == b->isa && a->k == b->k && a->attrs == b->attrs &&
            a->soa == b->soa && a->packed == b->packed && a->streaming == b->streaming &&
-           a->n == b->n && a->threads == b->threads && a->ofmt == b->ofmt && a->rig == b->rig;
+           a->n == b->n && a->threads == b->threads && a->ofmt == b->ofmt && a->rig == b->rig &&
+           a->morph == b->morph;
 }
 
 static const result *find(const bcase *c)
@@ -475,7 +567,7 @@ static bcase floor_of(const bcase *c)
 {
     bcase f = *c;
     /* The floor moves f32 vectors: packed-output cases share the f32 floor. */
-    f.method = METHOD_FLOOR, f.isa = SKIN_ISA_AUTO, f.soa = 0, f.ofmt = OUT_F32;
+    f.method = METHOD_FLOOR, f.isa = SKIN_ISA_AUTO, f.soa = 0, f.ofmt = OUT_F32, f.morph = MORPH_NONE;
     return f;
 }
 
@@ -495,12 +587,15 @@ static void print_row(const result *r)
         bcase f = floor_of(c), s = *c;
         const result *fr = find(&f), *sr;
         if (fr && fr->ok) snprintf(fl, sizeof fl, "%.2f", r->med / fr->med);
-        s.method = METHOD_BASELINE, s.soa = 0, s.streaming = 0, s.ofmt = OUT_F32;
+        s.method = METHOD_BASELINE, s.soa = 0, s.streaming = 0, s.ofmt = OUT_F32, s.morph = MORPH_NONE;
         if (c->method != METHOD_BASELINE && (sr = find(&s)) && sr->ok)
             snprintf(sc, sizeof sc, "%.2f", sr->med / r->med);
     }
+    static const char *const morph_suffix[] = {"", "+8d", "+8s", "+8d2p", "+8s2p"};
+    char rig_label[40];
+    snprintf(rig_label, sizeof rig_label, "%s%s", rig_name(c->rig), morph_suffix[c->morph]);
     printf("%-8s %-8s %-7s %2d %-4s %-6s %-6s %-7s %-9s %8zu %3d %9.3f %9.3f %5.0f %6.2f %7s %8s\n",
-           method_name(c->method), rig_name(c->rig), case_isa(c), c->k, attr_name(c->attrs),
+           method_name(c->method), rig_label, case_isa(c), c->k, attr_name(c->attrs),
            c->soa ? "soa" : c->ofmt == OUT_SNORM16 ? "i-sn16" : c->ofmt == OUT_1010102 ? "i-1010" : "inter",
            c->packed ? "u8" : "u16", c->packed ? "unorm16" : "f32", c->streaming ? "streaming" : "normal",
            c->n, c->threads, r->med, r->min, r->bytes, r->bytes / r->med, fl, sc);
@@ -542,7 +637,7 @@ static const result *get(bcase c)
 
 static bcase kcase(int method, skin_isa isa, int k, int attrs, size_t n, int threads)
 {
-    return (bcase){method, isa, k, attrs, 0, 0, 0, n, threads, OUT_F32, RIG_RANDOM};
+    return (bcase){method, isa, k, attrs, 0, 0, 0, n, threads, OUT_F32, RIG_RANDOM, MORPH_NONE};
 }
 
 /* ---------------------------------------------------------------- sweep */
@@ -561,7 +656,7 @@ static int nproc(void)
 static bcase baseline_of(const bcase *c)
 {
     bcase b = *c;
-    b.method = METHOD_BASELINE, b.soa = 0, b.streaming = 0, b.ofmt = OUT_F32;
+    b.method = METHOD_BASELINE, b.soa = 0, b.streaming = 0, b.ofmt = OUT_F32, b.morph = MORPH_NONE;
     return b;
 }
 
@@ -712,6 +807,18 @@ static double r_1010102_100(skin_isa i) { return r_fmt(i, K100, OUT_1010102, 0);
 static double r_snorm16_10(skin_isa i) { return r_fmt(i, K10, OUT_SNORM16, 1); }
 static double r_snorm16_100(skin_isa i) { return r_fmt(i, K100, OUT_SNORM16, 0); }
 
+/* Morph targets (issue 11): LBS-4 p+n+t at 100k with 8 targets, by median. */
+static double morph_med(skin_isa i, int morph)
+{
+    bcase c = lbs(i, K100);
+    c.morph = morph;
+    return med_of(c);
+}
+static double r_sparse(skin_isa i) { return morph_med(i, MORPH_SPARSE) / morph_med(i, MORPH_NONE); }
+static double r_dense(skin_isa i) { return morph_med(i, MORPH_DENSE) / morph_med(i, MORPH_NONE); }
+static double r_dense_2pass(skin_isa i) { return morph_med(i, MORPH_DENSE_2PASS) / morph_med(i, MORPH_DENSE); }
+static double r_sparse_2pass(skin_isa i) { return morph_med(i, MORPH_SPARSE_2PASS) / morph_med(i, MORPH_SPARSE); }
+
 static const bar_def BARS[] = {
     {PER_ISA, "LBS-4 pnt random64 10k 1t: baseline / skin (min)", r_base10, 2.0, 0},
     {PER_ISA, "LBS-4 pnt random64 100k 1t: baseline / skin (median)", r_base100, 2.0, 0},
@@ -725,6 +832,9 @@ static const bar_def BARS[] = {
     {BEST_ISA, "LBS-4 pnt 100k: 2 threads speed-up over 1 (median)", r_thr2, 1.8, 0},
     {BEST_ISA, "LBS-4 pnt 10k: nproc threads / 2 threads (median)", r_thrn, 1.0, 1},
     {REAL_RIGS, "real rigs, LBS own k, animated pose: baseline / skin, worst (min)", r_real, 2.5, 0},
+    {PER_ISA, "8 sparse morph targets (10%) / no morph, LBS-4 pnt 100k (median)", r_sparse, 1.15, 1},
+    {PER_ISA, "8 dense morph targets / no morph, LBS-4 pnt 100k (median)", r_dense, 1.6, 1},
+    {PER_ISA, "8 dense morph targets: two passes / fused (median)", r_dense_2pass, 1.3, 0},
 };
 
 /* lscpu's model name and the SIMD flags that matter, from /proc/cpuinfo. */
@@ -788,6 +898,17 @@ static void bars(void)
     for (int i = 0; i < B.isa_count; ++i)
         if (has_baseline(B.isas[i])) r_coherent100(B.isas[i]);
     /* The per-ISA table: ns/vertex and speed-up over the same-width baseline. */
+    printf("\nmorph targets, LBS-4 p+n+t random64 100k 1 thread, 8 targets with position and normal deltas\n"
+           "(ns/vertex, median; sparse: 10%% of the vertices; two-pass: morph into streams, then skin)\n");
+    printf("  %-7s %9s %9s %9s %9s %9s %8s %8s\n", "isa", "none", "sparse", "sparse 2p", "dense", "dense 2p",
+           "2p/fused", "2p/fused");
+    for (int i = 0; i < B.isa_count; ++i) {
+        skin_isa isa = B.isas[i];
+        if (!has_baseline(isa)) continue;
+        printf("  %-7s %9.3f %9.3f %9.3f %9.3f %9.3f %8.2f %8.2f\n", skin_isa_name(isa), morph_med(isa, MORPH_NONE),
+               morph_med(isa, MORPH_SPARSE), morph_med(isa, MORPH_SPARSE_2PASS), morph_med(isa, MORPH_DENSE),
+               morph_med(isa, MORPH_DENSE_2PASS), r_sparse_2pass(isa), r_dense_2pass(isa));
+    }
     printf("\nper-ISA table, LBS-4 p+n+t random64 1 thread (ns/vertex: 10k min, 100k median)\n");
     printf("  %-7s %9s %9s %9s %9s %8s %8s %8s %9s\n", "isa", "base 10k", "skin 10k", "base 100k",
            "skin 100k", "x 10k", "x 100k", "DQS/LBS", "coh x100k");
@@ -849,11 +970,15 @@ static int write_json(const char *path)
                 "\"output\": \"%s\", \"joint_format\": \"%s\", \"weight_format\": \"%s\", "
                 "\"stores\": \"%s\", \"vertices\": %zu, \"threads\": %d, \"ns_per_vertex_median\": %.4f, "
                 "\"ns_per_vertex_min\": %.4f, \"bytes_per_vertex\": %.0f, \"gbps\": %.3f, "
-                "\"rig\": \"%s\", \"output_format\": \"%s\"}",
+                "\"rig\": \"%s\", \"output_format\": \"%s\", \"morph_targets\": %d, "
+                "\"morph_kind\": \"%s\", \"morph_fraction\": %.2f, \"morph_passes\": %d}",
                 first ? "" : ",", method_name(c->method), case_isa(c), c->k, attr_name(c->attrs),
                 c->soa ? "soa" : "interleaved", c->packed ? "u8" : "u16", c->packed ? "unorm16" : "f32",
                 c->streaming ? "streaming" : "normal", c->n, c->threads, r->med, r->min, r->bytes,
-                r->bytes / r->med, rig_name(c->rig), output_format_names[c->ofmt]);
+                r->bytes / r->med, rig_name(c->rig), output_format_names[c->ofmt],
+                c->morph ? MORPH_TARGETS : 0, morph_kind_names[c->morph],
+                c->morph == MORPH_NONE ? 0.0 : c->morph == MORPH_DENSE || c->morph == MORPH_DENSE_2PASS ? 1.0 : SPARSE_FRACTION,
+                c->morph >= MORPH_DENSE_2PASS ? 2 : 1);
         first = 0;
     }
     fprintf(f, "\n]\n");
@@ -962,6 +1087,7 @@ int main(int argc, char **argv)
            (now_ns() - t0) * 1e-9, load, load_average());
     for (int i = 0; i < DATASETS; ++i) dataset_free(&D[i]);
     for (int a = 0; a < ASSET_COUNT; ++a) dataset_free(&A[a]);
+    morph_free();
     free(O.inter);
     for (int c = 0; c < 10; ++c) free(O.soa[c]);
     free(B.res);

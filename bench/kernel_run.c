@@ -2,7 +2,9 @@
  * quick A/B timings.  Skins the random 64-joint rig (or the coherent rig)
  * with u8 joints and f32 weights into the 40-byte interleaved p+n+t vertex,
  * REPS times, and prints the best ns/vertex.
- *   skin-kernel-run [lbs|dqs|baseline] [vertices] [influences] [coherent] [reps]
+ *   skin-kernel-run [lbs|dqs|baseline] [vertices] [influences] [coherent] [reps] [morph]
+ * morph: dense or sparse (8 targets, position and normal deltas; sparse on
+ * 10% of the vertices, see rig_morph_targets) or none.
  * The ISA is skin's choice or SKIN_ISA; the baseline is the build of that
  * ISA's tier.  Under callgrind use reps 1: the kernel's share of the
  * instruction count is in the functions named blocks_*, stage* and
@@ -31,15 +33,24 @@ int main(int argc, char **argv)
     const uint32_t k = argc > 3 ? (uint32_t)strtoul(argv[3], NULL, 10) : 4;
     const int coherent = argc > 4 && strcmp(argv[4], "coherent") == 0;
     const int reps = argc > 5 ? atoi(argv[5]) : 20;
+    const char *morph = argc > 6 ? argv[6] : "none";
     const int base = strcmp(method, "baseline") == 0;
     if ((!base && strcmp(method, "lbs") != 0 && strcmp(method, "dqs") != 0) || n == 0 || k < 1 ||
-        k > SKIN_MAX_INFLUENCES || reps < 1) {
-        fprintf(stderr, "usage: skin-kernel-run [lbs|dqs|baseline] [vertices] [influences 1-8] [random|coherent] [reps]\n");
+        k > SKIN_MAX_INFLUENCES || reps < 1 || (strcmp(morph, "none") && strcmp(morph, "dense") && strcmp(morph, "sparse"))) {
+        fprintf(stderr, "usage: skin-kernel-run [lbs|dqs|baseline] [vertices] [influences 1-8] [random|coherent] [reps] "
+                        "[none|dense|sparse]\n");
         return 2;
     }
     rig r;
     const rig_options o = {n, 64, k, SKIN_JOINT_U8, SKIN_WEIGHT_F32, 0, 7};
     if ((coherent ? rig_coherent(&r, &o) : rig_random(&r, &o)) != 0) return fprintf(stderr, "out of memory\n"), 1;
+    rig_morphs morphs = {0};
+    if (strcmp(morph, "none")) {
+        if (rig_morph_targets(&morphs, n, 8, morph[0] == 's' ? 0.1 : 0.0, 9)) return fprintf(stderr, "out of memory\n"), 1;
+        r.mesh.morph_target_count = morphs.count;
+        r.mesh.morph_targets = morphs.targets;
+        r.palette.morph_weights = morphs.weights;
+    }
     float *out = malloc(n * 40);
     baseline_palette bp;
     const baseline_fn run_baseline = baseline_for(skin_get_isa());
@@ -57,8 +68,9 @@ int main(int argc, char **argv)
         const double t = now_ns() - t0;
         if (t < best) best = t;
     }
-    printf("%s %s %zu vertices, %u influences, %s rig: %.3f ns/vertex (best of %d)\n", method,
-           skin_isa_name(skin_get_isa()), n, k, coherent ? "coherent" : "random", best / (double)n, reps);
+    printf("%s %s %zu vertices, %u influences, %s rig, morph %s: %.3f ns/vertex (best of %d)\n", method,
+           skin_isa_name(skin_get_isa()), n, k, coherent ? "coherent" : "random", morph, best / (double)n, reps);
+    rig_morphs_free(&morphs);
     baseline_palette_free(&bp);
     free(out);
     rig_free(&r);

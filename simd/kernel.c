@@ -114,14 +114,24 @@ typedef struct inputs {
     size_t origin; /* mesh vertex of element 0: 0, or the scratch copy's block */
 } inputs;
 
-/* A morph target with a non-zero weight in this call; for a sparse one,
- * `cur` is the first entry of its index list not yet behind the blocks,
- * so each block finds its entries without a search. */
-typedef struct morph_state {
+/* The call's morph targets with a non-zero weight, as morph_chunk reads
+ * them: per component, the dense targets' delta streams and weights; the
+ * sparse targets, each with `cur`, the first entry of its index list not
+ * yet behind the chunks, so a chunk finds its entries without a search. */
+typedef struct sparse_morph {
     const skin_morph_target *t;
     float w;
     size_t cur;
-} morph_state;
+} sparse_morph;
+
+typedef struct morph_plan {
+    int dense_any;
+    uint32_t dense_count[9];
+    const float *dense[9][SKIN_MAX_ACTIVE_MORPH_TARGETS];
+    float dense_w[9][SKIN_MAX_ACTIVE_MORPH_TARGETS];
+    uint32_t sparse_count;
+    sparse_morph sparse[SKIN_MAX_ACTIVE_MORPH_TARGETS];
+} morph_plan;
 
 typedef struct kctx {
     const skin_job *job;
@@ -130,8 +140,7 @@ typedef struct kctx {
     skin_weight_format weight_format;  /* the block loop holds them locally */
     int kind;               /* FETCH_* for every source of this call */
     source mat, nmat, dq, sc;
-    uint32_t morph_count;   /* active morph targets, in morphs[] */
-    morph_state *morphs;
+    morph_plan *morph;      /* NULL: no morph target is active */
 } kctx;
 
 /* Influences of up to STAGE vertices, converted once by stage() from the
@@ -518,93 +527,117 @@ ALWAYS_INLINE vf load_lanes(const float *p, size_t lanes)
     return v_loadu(tmp);
 }
 
-/* The block at v of `in` with the call's active morph targets added, in
- * target order, into out[e] (components the call uses; tw is copied).
- * Dense deltas are added lane-wise; a sparse target adds only in the blocks
- * its list touches, from a zeroed block of deltas its entries are dropped
- * into.  Out of line: one copy serves every block function. */
-static __attribute__((noinline)) void morph_block(const kctx *c, const inputs *in, size_t v,
-                                                  float out[SKIN_COMPONENTS][W])
+/* Vertices [v, v+n) of `in` (n a multiple of W, at most MORPH_CHUNK) with
+ * the active morph targets added, into out[e][0..n) for the components the
+ * call uses (tw is copied).  Per vertex: the dense targets in target order,
+ * then the sparse ones in target order.  Component by component, so the
+ * dense deltas stream as a separate morph pass would read them (a pass per
+ * block, reading every target's streams at once, measured 3x slower), and
+ * the morphed chunk stays in L1 for the blocks.  A sparse target adds its
+ * entries one by one (scalar), to the vertices it lists and no other.  Out
+ * of line: one copy serves every block function. */
+#define MORPH_CHUNK 512
+#define MORPH_PREFETCH MORPH_CHUNK
+static __attribute__((noinline)) int morph_chunk(const kctx *c, const inputs *in, size_t v, size_t n,
+                                                 float out[SKIN_COMPONENTS][MORPH_CHUNK])
 {
     const skin_job *job = c->job;
-    const size_t first = in->origin + v; /* the block's first mesh vertex */
-    const size_t left = job->mesh->vertex_count - first, lanes = left < W ? left : W;
-    vf a[9];
-    for (int e = 0; e < 9; ++e) a[e] = component_used(job, e) ? v_loadu(in->a[e] + v) : v_zero();
-    for (uint32_t k = 0; k < c->morph_count; ++k) {
-        morph_state *s = &c->morphs[k];
+    morph_plan *p = c->morph;
+    const size_t first = in->origin + v; /* the chunk's first mesh vertex */
+    if (!p->dense_any) { /* sparse targets only: most chunks are not touched */
+        int touched = 0;
+        for (uint32_t k = 0; k < p->sparse_count; ++k) {
+            const sparse_morph *s = &p->sparse[k];
+            touched |= s->cur < s->t->count && s->t->indices[s->cur] < first + n;
+        }
+        if (!touched) return 0;
+    }
+    /* only a partial block (n == W) can reach past the mesh */
+    const size_t left = job->mesh->vertex_count - first, lanes = left < n ? left : W;
+    for (int e = 0; e < 9; ++e) {
+        if (!component_used(job, e)) continue;
+        const uint32_t count = p->dense_count[e];
+        for (size_t o = 0; o < n; o += W) {
+            vf x = v_loadu(in->a[e] + v + o);
+            for (uint32_t k = 0; k < count; ++k) {
+                const float *d = p->dense[e][k] + first + o;
+                if (o % 16 == 0) __builtin_prefetch(d + MORPH_PREFETCH); /* once per cache line */
+                x = v_fmadd(v_set1(p->dense_w[e][k]), load_lanes(d, lanes), x);
+            }
+            v_storeu(out[e] + o, x);
+        }
+    }
+    if (job->tangents)
+        for (size_t o = 0; o < n; o += W) v_storeu(out[9] + o, v_loadu(in->a[9] + v + o));
+    for (uint32_t k = 0; k < p->sparse_count; ++k) {
+        sparse_morph *s = &p->sparse[k];
         const skin_morph_target *t = s->t;
-        const vf w = v_set1(s->w);
-        if (!t->indices) {
-            for (int g = 0; g < 3; ++g) {
-                if (!skin_morph_group_used(job, t, g)) continue;
-                const float *const *d = skin_morph_deltas(t, g);
-                for (int e = 0; e < 3; ++e) a[3 * g + e] = v_fmadd(w, load_lanes(d[e] + first, lanes), a[3 * g + e]);
-            }
-            continue;
-        }
-        size_t cur = s->cur;
-        if (cur >= t->count || t->indices[cur] >= first + W) continue; /* the common case */
-        float delta[9][W];
-        memset(delta, 0, sizeof delta);
-        for (; cur < t->count && t->indices[cur] < first + W; ++cur) {
-            if (t->indices[cur] < first) continue; /* only an unsorted list gets here */
-            const size_t l = t->indices[cur] - first;
-            for (int g = 0; g < 3; ++g) {
-                const float *const *d = skin_morph_deltas(t, g);
-                if (d[0]) for (int e = 0; e < 3; ++e) delta[3 * g + e][l] = d[e][cur];
-            }
-        }
-        s->cur = cur;
+        const float w = s->w;
+        const float *d[9] = {0};
         for (int g = 0; g < 3; ++g)
             if (skin_morph_group_used(job, t, g))
-                for (int e = 0; e < 3; ++e) a[3 * g + e] = v_fmadd(w, v_loadu(delta[3 * g + e]), a[3 * g + e]);
+                for (int e = 0; e < 3; ++e) d[3 * g + e] = skin_morph_deltas(t, g)[e];
+        size_t cur = s->cur;
+        for (; cur < t->count && t->indices[cur] < first + n; ++cur) {
+            if (t->indices[cur] < first) continue; /* only an unsorted list gets here */
+            const size_t o = t->indices[cur] - first;
+            for (int e = 0; e < 9; ++e)
+                if (d[e]) out[e][o] += w * d[e][cur];
+        }
+        s->cur = cur;
     }
-    for (int e = 0; e < 9; ++e) v_storeu(out[e], a[e]);
-    if (job->tangents) v_storeu(out[9], v_loadu(in->a[9] + v));
+    return 1;
 }
 
-/* Sparse targets' cursors to the first entry at or after vertex v (binary
- * search; an unsorted list gets some position, never one out of bounds). */
-static void morph_seek(const kctx *c, size_t v)
+/* The plan of the call's morph targets, its sparse cursors at the first
+ * entry at or after vertex v (binary search; an unsorted list gets some
+ * position, never one out of bounds). */
+static void morph_plan_init(morph_plan *p, const skin_job *job, size_t v)
 {
-    for (uint32_t k = 0; k < c->morph_count; ++k) {
-        const skin_morph_target *t = c->morphs[k].t;
-        if (!t->indices) continue;
-        size_t lo = 0, hi = t->count;
-        while (lo < hi) {
-            const size_t mid = lo + (hi - lo) / 2;
-            if (t->indices[mid] < v) lo = mid + 1; else hi = mid;
+    memset(p->dense_count, 0, sizeof p->dense_count);
+    p->sparse_count = 0;
+    p->dense_any = 0;
+    for (uint32_t a = 0; a < job->morph_count; ++a) {
+        const skin_morph_target *t = &job->mesh->morph_targets[job->morph_index[a]];
+        const float w = job->palette->morph_weights[job->morph_index[a]];
+        if (t->indices) {
+            size_t lo = 0, hi = t->count;
+            while (lo < hi) {
+                const size_t mid = lo + (hi - lo) / 2;
+                if (t->indices[mid] < v) lo = mid + 1; else hi = mid;
+            }
+            p->sparse[p->sparse_count++] = (sparse_morph){t, w, lo};
+            continue;
         }
-        c->morphs[k].cur = lo;
+        for (int g = 0; g < 3; ++g) {
+            if (!skin_morph_group_used(job, t, g)) continue;
+            const float *const *d = skin_morph_deltas(t, g);
+            p->dense_any = 1;
+            for (int e = 0; e < 3; ++e) {
+                const uint32_t i = p->dense_count[3 * g + e]++;
+                p->dense[3 * g + e][i] = d[e];
+                p->dense_w[3 * g + e][i] = w;
+            }
+        }
     }
 }
 
 /* Skins W vertices starting at index v of `in`, whose influences are
- * staged at o of st, into out[0..9]. */
-ALWAYS_INLINE void skin_block(const kctx *c, const inputs *in, const staged *st, size_t o, size_t v,
-                              vf out[SKIN_COMPONENTS], const int method, const uint32_t k, const int kind,
-                              const int morph)
+ * staged at o of st and attributes are at index av of `at`, into
+ * out[0..9]. */
+ALWAYS_INLINE void skin_block(const kctx *c, const inputs *in, const inputs *at, size_t av, const staged *st,
+                              size_t o, size_t v, vf out[SKIN_COMPONENTS], const int method, const uint32_t k,
+                              const int kind)
 {
     const skin_job *job = c->job;
     influences f;
     load_influences(c, in, v, st, o, &f, k, kind);
     vf m[12], nm[9];
     const int use_nm = method == SKIN_LBS ? lbs(c, &f, m, nm, k, kind) : dqs(c, &f, m, nm, k, kind);
-    if (morph) { /* the block's morphed copy of the attributes */
-        float morphed[SKIN_COMPONENTS][W];
-        morph_block(c, in, v, morphed);
-        inputs view = {.origin = in->origin + v};
-        for (int e = 0; e < SKIN_COMPONENTS; ++e) view.a[e] = morphed[e];
-        if (use_nm)
-            apply(job, &view, 0, m, nm, out);
-        else
-            apply(job, &view, 0, m, NULL, out);
-    } else if (use_nm) { /* two calls, not a pointer to either, keep m and nm in registers */
-        apply(job, in, v, m, nm, out);
-    } else {
-        apply(job, in, v, m, NULL, out);
-    }
+    if (use_nm) /* two calls, not a pointer to either, keep m and nm in registers */
+        apply(job, at, av, m, nm, out);
+    else
+        apply(job, at, av, m, NULL, out);
     if (job->normalize) {
         normalize3(&out[3], &out[4], &out[5]);
         normalize3(&out[6], &out[7], &out[8]);
@@ -826,6 +859,23 @@ ALWAYS_INLINE void store_block(const skin_job *job, writer *wr, const vf *o, siz
 }
 
 
+/* Skins the full blocks in [v, end) of `in`, their attributes at index
+ * u - at_first of `at` for vertex u, and stores them. */
+ALWAYS_INLINE void run_blocks(const kctx *c, const inputs *in, const inputs *at, size_t at_first, staged *st,
+                              size_t v, size_t end, writer *wr, const int method, const uint32_t k,
+                              const int kind)
+{
+    while (v + W <= end) {
+        const size_t n = end - v < STAGE ? (end - v) / W * W : STAGE;
+        if (STAGED) stage(c, in, v, n, k, st);
+        for (size_t o = 0; o < n; o += W, v += W) {
+            vf x[SKIN_COMPONENTS];
+            skin_block(c, in, at, v - at_first, st, o, v, x, method, k, kind);
+            store_block(c->job, wr, x, v);
+        }
+    }
+}
+
 /* Skins the full blocks in [v, end) of `in` and stores them; with `out`,
  * skins only the block at v into out (the partial-block path). */
 ALWAYS_INLINE void blocks(const kctx *c, const inputs *in, size_t v, size_t end, writer *wr,
@@ -846,19 +896,33 @@ ALWAYS_INLINE void blocks(const kctx *c, const inputs *in, size_t v, size_t end,
     const inputs *const lin = in;
     staged *const st = NULL; /* each block loads its own influences */
 #endif
+    if (!morph) {
+        if (out) {
+            if (STAGED) stage(lc, lin, v, W, k, st);
+            skin_block(lc, lin, lin, v, st, 0, v, out, method, k, kind);
+        } else {
+            run_blocks(lc, lin, lin, 0, st, v, end, wr, method, k, kind);
+        }
+        return;
+    }
+    /* Morph targets: chunk by chunk, the attributes morphed into `morphed`
+     * (unless no target touches the chunk), then the chunk's blocks. */
+    float morphed[SKIN_COMPONENTS][MORPH_CHUNK];
+    inputs chunk_view;
+    for (int e = 0; e < SKIN_COMPONENTS; ++e) chunk_view.a[e] = morphed[e];
     if (out) {
         if (STAGED) stage(lc, lin, v, W, k, st);
-        skin_block(lc, lin, st, 0, v, out, method, k, kind, morph);
+        const int moved = morph_chunk(lc, lin, v, W, morphed);
+        skin_block(lc, lin, moved ? &chunk_view : lin, moved ? 0 : v, st, 0, v, out, method, k, kind);
         return;
     }
     while (v + W <= end) {
-        const size_t n = end - v < STAGE ? (end - v) / W * W : STAGE;
-        if (STAGED) stage(lc, lin, v, n, k, st);
-        for (size_t o = 0; o < n; o += W, v += W) {
-            vf x[SKIN_COMPONENTS];
-            skin_block(lc, lin, st, o, v, x, method, k, kind, morph);
-            store_block(c->job, wr, x, v);
-        }
+        const size_t n = end - v < MORPH_CHUNK ? (end - v) / W * W : MORPH_CHUNK;
+        if (morph_chunk(lc, lin, v, n, morphed))
+            run_blocks(lc, lin, &chunk_view, v, st, v, v + n, wr, method, k, kind);
+        else
+            run_blocks(lc, lin, lin, 0, st, v, v + n, wr, method, k, kind);
+        v += n;
     }
 }
 
@@ -1093,16 +1157,11 @@ void SKIN_KERNEL_NAME(const skin_job *job)
         if (component_used(job, e) && !is_aligned(job->dst[e])) wr.stream = 0;
     for (int e = 0; e < 3; ++e) wr.bmin[e] = v_set1(INFINITY), wr.bmax[e] = v_set1(-INFINITY);
 
-    morph_state morphs[SKIN_MAX_ACTIVE_MORPH_TARGETS];
-    c.morph_count = job->morph_count;
-    c.morphs = morphs;
-    for (uint32_t k = 0; k < job->morph_count; ++k)
-        morphs[k] = (morph_state){&m->morph_targets[job->morph_index[k]], pal->morph_weights[job->morph_index[k]], 0};
-
     const size_t first = job->first, end = job->first + job->count;
     const size_t full_end = end - end % W;
     size_t v = first - first % W;
-    morph_seek(&c, v);
+    morph_plan plan;
+    if (job->morph_count) morph_plan_init(&plan, job, v), c.morph = &plan;
     if (v < first) { /* head: the block holding `first` */
         int hi = end - v < W ? (int)(end - v) : W;
         skin_partial(&c, fns, &in, v, (int)(first - v), hi);

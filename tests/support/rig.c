@@ -265,3 +265,42 @@ void rig_candy_pose(rig *r, float angle)
         set_joint_transform(r, j, q, t);
     }
 }
+
+int rig_morph_targets(rig_morphs *m, size_t vertex_count, uint32_t count, double sparse_fraction, uint64_t seed)
+{
+    memset(m, 0, sizeof *m);
+    if (count > RIG_MORPH_MAX) return -1;
+    m->count = count;
+    const size_t region = sparse_fraction > 0 ? (size_t)((double)vertex_count * sparse_fraction / 0.8) : 0;
+    const size_t start = vertex_count / 2 - region / 2;
+    for (uint32_t t = 0; t < count; ++t) {
+        skin_morph_target *mt = &m->targets[t];
+        m->weights[t] = 0.1f * (float)(t + 1);
+        size_t len = vertex_count;
+        if (region) {
+            uint32_t *idx = m->indices[t] = malloc((region ? region : 1) * sizeof(uint32_t));
+            if (!idx) return rig_morphs_free(m), -1;
+            len = 0;
+            for (size_t v = start; v < start + region; ++v)
+                if (rig_next(&seed) % 5 != 0) idx[len++] = (uint32_t)v;
+            mt->indices = idx, mt->count = len;
+        }
+        for (int e = 0; e < 6; ++e) {
+            float *d = m->deltas[t][e] = malloc((len ? len : 1) * sizeof(float));
+            if (!d) return rig_morphs_free(m), -1;
+            for (size_t i = 0; i < len; ++i) d[i] = rig_uniform(&seed, -0.05f, 0.05f);
+        }
+        float *const *d = m->deltas[t];
+        mt->dpx = d[0], mt->dpy = d[1], mt->dpz = d[2], mt->dnx = d[3], mt->dny = d[4], mt->dnz = d[5];
+    }
+    return 0;
+}
+
+void rig_morphs_free(rig_morphs *m)
+{
+    for (uint32_t t = 0; t < RIG_MORPH_MAX; ++t) {
+        free(m->indices[t]);
+        for (int e = 0; e < 6; ++e) free(m->deltas[t][e]);
+    }
+    memset(m, 0, sizeof *m);
+}

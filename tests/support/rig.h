@@ -48,6 +48,25 @@ void rig_candy_pose(rig *r, float angle);
  * as rig_random.  Returns 0, or -1 if out of memory. */
 int rig_coherent(rig *r, const rig_options *o);
 
+/* Morph targets for a mesh of vertex_count vertices, for tests and
+ * benchmarks: `count` (<= RIG_MORPH_MAX) targets with random position and
+ * normal deltas in [-0.05, 0.05], weights 0.1, 0.2, ...  Dense when
+ * sparse_fraction is 0; else sparse, every target touching 80% of one
+ * region of sparse_fraction / 0.8 of the mesh around its middle (a face:
+ * blend shapes move one part of a mesh, and all of them the same part), so
+ * each touches about sparse_fraction of the vertices.  Returns 0, or -1 if
+ * out of memory. */
+enum { RIG_MORPH_MAX = 16 };
+typedef struct rig_morphs {
+    uint32_t count;
+    skin_morph_target targets[RIG_MORPH_MAX];
+    float weights[RIG_MORPH_MAX];
+    float *deltas[RIG_MORPH_MAX][6];
+    uint32_t *indices[RIG_MORPH_MAX];
+} rig_morphs;
+int rig_morph_targets(rig_morphs *m, size_t vertex_count, uint32_t count, double sparse_fraction, uint64_t seed);
+void rig_morphs_free(rig_morphs *m);
+
 /* New random rigid palette (rotation, translation in [-2,2]^3) from seed;
  * matrices and dual quaternions describe the same transforms. */
 void rig_random_pose(rig *r, uint64_t seed);
