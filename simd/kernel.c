@@ -124,7 +124,10 @@ typedef struct sparse_morph {
     size_t cur;
 } sparse_morph;
 
+#define MORPH_CHUNK 512
 typedef struct morph_plan {
+    float buf[SKIN_COMPONENTS][MORPH_CHUNK]; /* the chunk morph_chunk made */
+    size_t buf_first;                        /* its first vertex, as the inputs index it */
     int dense_any;
     uint32_t dense_count[9];
     const float *dense[9][SKIN_MAX_ACTIVE_MORPH_TARGETS];
@@ -536,13 +539,13 @@ ALWAYS_INLINE vf load_lanes(const float *p, size_t lanes)
  * the morphed chunk stays in L1 for the blocks.  A sparse target adds its
  * entries one by one (scalar), to the vertices it lists and no other.  Out
  * of line: one copy serves every block function. */
-#define MORPH_CHUNK 512
 #define MORPH_PREFETCH MORPH_CHUNK
-static __attribute__((noinline)) int morph_chunk(const kctx *c, const inputs *in, size_t v, size_t n,
-                                                 float out[SKIN_COMPONENTS][MORPH_CHUNK])
+static __attribute__((noinline)) int morph_chunk(const kctx *c, const inputs *in, size_t v, size_t n)
 {
     const skin_job *job = c->job;
     morph_plan *p = c->morph;
+    float (*const out)[MORPH_CHUNK] = p->buf;
+    p->buf_first = v;
     const size_t first = in->origin + v; /* the chunk's first mesh vertex */
     if (!p->dense_any) { /* sparse targets only: most chunks are not touched */
         int touched = 0;
@@ -896,41 +899,26 @@ ALWAYS_INLINE void blocks(const kctx *c, const inputs *in, size_t v, size_t end,
     const inputs *const lin = in;
     staged *const st = NULL; /* each block loads its own influences */
 #endif
-    if (!morph) {
-        if (out) {
-            if (STAGED) stage(lc, lin, v, W, k, st);
-            skin_block(lc, lin, lin, v, st, 0, v, out, method, k, kind);
-        } else {
-            run_blocks(lc, lin, lin, 0, st, v, end, wr, method, k, kind);
-        }
-        return;
-    }
-    /* Morph targets: chunk by chunk, the attributes morphed into `morphed`
-     * (unless no target touches the chunk), then the chunk's blocks. */
-    float morphed[SKIN_COMPONENTS][MORPH_CHUNK];
+    /* With morph targets the attributes come from the chunk morph_chunk made. */
+    const inputs *at = lin;
+    size_t at_first = 0;
     inputs chunk_view;
-    for (int e = 0; e < SKIN_COMPONENTS; ++e) chunk_view.a[e] = morphed[e];
+    if (morph) {
+        for (int e = 0; e < SKIN_COMPONENTS; ++e) chunk_view.a[e] = lc->morph->buf[e];
+        at = &chunk_view, at_first = lc->morph->buf_first;
+    }
     if (out) {
         if (STAGED) stage(lc, lin, v, W, k, st);
-        const int moved = morph_chunk(lc, lin, v, W, morphed);
-        skin_block(lc, lin, moved ? &chunk_view : lin, moved ? 0 : v, st, 0, v, out, method, k, kind);
+        skin_block(lc, lin, at, v - at_first, st, 0, v, out, method, k, kind);
         return;
     }
-    while (v + W <= end) {
-        const size_t n = end - v < MORPH_CHUNK ? (end - v) / W * W : MORPH_CHUNK;
-        if (morph_chunk(lc, lin, v, n, morphed))
-            run_blocks(lc, lin, &chunk_view, v, st, v, v + n, wr, method, k, kind);
-        else
-            run_blocks(lc, lin, lin, 0, st, v, v + n, wr, method, k, kind);
-        v += n;
-    }
+    run_blocks(lc, lin, at, at_first, st, v, end, wr, method, k, kind);
 }
 
 /* One copy of the block loop per method, influence count and fetch kind,
- * so every loop over influences, rows and components unrolls; and one per
- * method and influence count for morphed meshes (rows only: the morph
- * costs more than the fetch kinds save), so the morph leaves the
- * unmorphed loops' code as it was. */
+ * so every loop over influences, rows and components unrolls; and the
+ * same again for the chunks morph targets touch (morph 1), so the unmorphed
+ * loops' code stays as it was. */
 typedef void (*blocks_fn)(const kctx *, const inputs *, size_t, size_t, writer *, vf *);
 #define BLOCKS(method, k, kind, morph)                                                           \
     static void blocks_##method##_##k##_##kind##_##morph(const kctx *c, const inputs *in,       \
@@ -940,32 +928,32 @@ typedef void (*blocks_fn)(const kctx *, const inputs *, size_t, size_t, writer *
         blocks(c, in, v, end, wr, out, method, k, kind, morph);                                 \
     }
 #if W == 16
-#define BLOCKS_K(method, k) BLOCKS(method, k, FETCH_ROWS, 0) BLOCKS(method, k, FETCH_TABLE2, 0) \
-                            BLOCKS(method, k, FETCH_TABLE4, 0) BLOCKS(method, k, FETCH_AOS, 0) \
-                            BLOCKS(method, k, FETCH_UNIFORM, 0) BLOCKS(method, k, FETCH_ROWS, 1)
-#define KINDS(method, k) {blocks_##method##_##k##_FETCH_ROWS_0, blocks_##method##_##k##_FETCH_TABLE2_0, \
-                          blocks_##method##_##k##_FETCH_TABLE4_0, blocks_##method##_##k##_FETCH_AOS_0, \
-                          blocks_##method##_##k##_FETCH_UNIFORM_0}
+#define BLOCKS_K(method, k, morph) BLOCKS(method, k, FETCH_ROWS, morph) BLOCKS(method, k, FETCH_TABLE2, morph) \
+                                   BLOCKS(method, k, FETCH_TABLE4, morph) BLOCKS(method, k, FETCH_AOS, morph) \
+                                   BLOCKS(method, k, FETCH_UNIFORM, morph)
+#define KINDS(method, k, morph) {blocks_##method##_##k##_FETCH_ROWS_##morph, blocks_##method##_##k##_FETCH_TABLE2_##morph, \
+                                 blocks_##method##_##k##_FETCH_TABLE4_##morph, blocks_##method##_##k##_FETCH_AOS_##morph, \
+                                 blocks_##method##_##k##_FETCH_UNIFORM_##morph}
 #else
-#define BLOCKS_K(method, k) BLOCKS(method, k, FETCH_ROWS, 0) BLOCKS(method, k, FETCH_UNIFORM, 0) \
-                            BLOCKS(method, k, FETCH_ROWS, 1)
-#define KINDS(method, k) {blocks_##method##_##k##_FETCH_ROWS_0, NULL, NULL, NULL, \
-                          blocks_##method##_##k##_FETCH_UNIFORM_0}
+#define BLOCKS_K(method, k, morph) BLOCKS(method, k, FETCH_ROWS, morph) BLOCKS(method, k, FETCH_UNIFORM, morph)
+#define KINDS(method, k, morph) {blocks_##method##_##k##_FETCH_ROWS_##morph, NULL, NULL, NULL, \
+                                 blocks_##method##_##k##_FETCH_UNIFORM_##morph}
 #endif
-#define MORPHED(method, k) blocks_##method##_##k##_FETCH_ROWS_1
-#define BLOCKS_ALL(method) BLOCKS_K(method, 1) BLOCKS_K(method, 2) BLOCKS_K(method, 3) BLOCKS_K(method, 4) \
-                           BLOCKS_K(method, 5) BLOCKS_K(method, 6) BLOCKS_K(method, 7) BLOCKS_K(method, 8)
-#define KINDS_ALL(method) {KINDS(method, 1), KINDS(method, 2), KINDS(method, 3), KINDS(method, 4), \
-                           KINDS(method, 5), KINDS(method, 6), KINDS(method, 7), KINDS(method, 8)}
-#define MORPHED_ALL(method) {MORPHED(method, 1), MORPHED(method, 2), MORPHED(method, 3), MORPHED(method, 4), \
-                             MORPHED(method, 5), MORPHED(method, 6), MORPHED(method, 7), MORPHED(method, 8)}
+#define BLOCKS_ALL(method, morph) BLOCKS_K(method, 1, morph) BLOCKS_K(method, 2, morph) BLOCKS_K(method, 3, morph) \
+                                  BLOCKS_K(method, 4, morph) BLOCKS_K(method, 5, morph) BLOCKS_K(method, 6, morph) \
+                                  BLOCKS_K(method, 7, morph) BLOCKS_K(method, 8, morph)
+#define KINDS_ALL(method, morph) {KINDS(method, 1, morph), KINDS(method, 2, morph), KINDS(method, 3, morph), \
+                                  KINDS(method, 4, morph), KINDS(method, 5, morph), KINDS(method, 6, morph), \
+                                  KINDS(method, 7, morph), KINDS(method, 8, morph)}
 /* This object's method (the build makes one object per ISA and method). */
 #ifndef SKIN_KERNEL_METHOD
 #error "SKIN_KERNEL_METHOD must be SKIN_LBS or SKIN_DQS"
 #endif
-BLOCKS_ALL(SKIN_KERNEL_METHOD)
-static const blocks_fn blocks_table[SKIN_MAX_INFLUENCES][FETCH_KINDS] = KINDS_ALL(SKIN_KERNEL_METHOD);
-static const blocks_fn morphed_table[SKIN_MAX_INFLUENCES] = MORPHED_ALL(SKIN_KERNEL_METHOD);
+BLOCKS_ALL(SKIN_KERNEL_METHOD, 0)
+BLOCKS_ALL(SKIN_KERNEL_METHOD, 1)
+/* [morph][active slots - 1][fetch kind] */
+static const blocks_fn blocks_table[2][SKIN_MAX_INFLUENCES][FETCH_KINDS] = {KINDS_ALL(SKIN_KERNEL_METHOD, 0),
+                                                                             KINDS_ALL(SKIN_KERNEL_METHOD, 1)};
 
 /* Influence slots of the block at v that count: trailing slots whose
  * weights are zero (+0 or -0) in every lane are dropped, and the block is
@@ -1043,13 +1031,14 @@ static void skin_partial(const kctx *c, const blocks_fn *fns, const inputs *in, 
         scratch.weights[i] = weights[i];
     }
     vf o[SKIN_COMPONENTS];
-    fns[active_slots(m, &scratch, 0) - 1](c, &scratch, 0, W, NULL, o);
+    const int moved = c->morph && morph_chunk(c, &scratch, 0, W);
+    fns[moved * SKIN_MAX_INFLUENCES + active_slots(m, &scratch, 0) - 1](c, &scratch, 0, W, NULL, o);
     store_lanes(job, o, v, lo, hi, job->bounds != NULL);
 }
 
 /* The full blocks of [v, end), each run of blocks of one class through the
  * block function for that class. */
-static void skin_full(const kctx *c, const blocks_fn *fns, const blocks_fn *uniform_fns, const inputs *in, size_t v,
+static void skin_runs(const kctx *c, const blocks_fn *fns, const blocks_fn *uniform_fns, const inputs *in, size_t v,
                       size_t end, writer *wr)
 {
     const skin_mesh_desc *m = c->job->mesh;
@@ -1061,6 +1050,23 @@ static void skin_full(const kctx *c, const blocks_fn *fns, const blocks_fn *unif
             if ((next = block_class(m, in, run_end)) != cls) break;
         (cls & 16u ? uniform_fns : fns)[(cls & 15u) - 1](c, in, v, run_end, wr, NULL);
         v = run_end, cls = next;
+    }
+}
+
+/* The same with morph targets: chunk by chunk, each morphed first, unless
+ * no target touches it. */
+static void skin_full(const kctx *c, const blocks_fn *fns, const blocks_fn *uniform_fns, const inputs *in, size_t v,
+                      size_t end, writer *wr)
+{
+    if (!c->morph) {
+        skin_runs(c, fns, uniform_fns, in, v, end, wr);
+        return;
+    }
+    while (v < end) {
+        const size_t n = end - v < MORPH_CHUNK ? end - v : MORPH_CHUNK;
+        const size_t moved = morph_chunk(c, in, v, n) ? SKIN_MAX_INFLUENCES : 0;
+        skin_runs(c, fns + moved, uniform_fns + moved, in, v, v + n, wr);
+        v += n;
     }
 }
 
@@ -1124,7 +1130,7 @@ void SKIN_KERNEL_NAME(const skin_job *job)
 #if W == 16
     /* 8 KiB of stack covers both: 21 tables of 64 floats, or 128 padded matrices */
     SIMDE_ALIGN_TO_64 float tables[128 * 16];
-    c.kind = job->morph_count ? FETCH_ROWS : fetch_kind(job->method, pal->joint_count, job->count);
+    c.kind = fetch_kind(job->method, pal->joint_count, job->count);
     if (c.kind == FETCH_AOS) {
         build_aos(&c.mat, tables, pal->joint_count);
     } else if (IS_TABLE(c.kind)) {
@@ -1137,11 +1143,13 @@ void SKIN_KERNEL_NAME(const skin_job *job)
         }
     }
 #endif
-    blocks_fn fns[SKIN_MAX_INFLUENCES], uniform_fns[SKIN_MAX_INFLUENCES]; /* by active slot count */
-    for (uint32_t k = 0; k < SKIN_MAX_INFLUENCES; ++k) {
-        fns[k] = job->morph_count ? morphed_table[k] : blocks_table[k][c.kind];
-        uniform_fns[k] = job->morph_count ? morphed_table[k] : blocks_table[k][FETCH_UNIFORM];
-    }
+    /* by active slot count, then again for chunks morph targets touch */
+    blocks_fn fns[2 * SKIN_MAX_INFLUENCES], uniform_fns[2 * SKIN_MAX_INFLUENCES];
+    for (int morph = 0; morph < 2; ++morph)
+        for (uint32_t k = 0; k < SKIN_MAX_INFLUENCES; ++k) {
+            fns[morph * SKIN_MAX_INFLUENCES + k] = blocks_table[morph][k][c.kind];
+            uniform_fns[morph * SKIN_MAX_INFLUENCES + k] = blocks_table[morph][k][FETCH_UNIFORM];
+        }
 
     inputs in = {{m->px, m->py, m->pz, m->nx, m->ny, m->nz, m->tx, m->ty, m->tz, m->tw}, {0}, {0}, 0};
     for (uint32_t i = 0; i < m->influence_count; ++i) in.joints[i] = m->joints[i], in.weights[i] = m->weights[i];

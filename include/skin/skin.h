@@ -324,12 +324,12 @@ typedef struct skin_output {
  * Either way the result stays the same for any split into ranges (up to NaN
  * payloads, as above).
  *
- * Morph targets are applied in the same pass: each block adds its active
- * targets' deltas, in target order, to the attributes it has just loaded
- * (a sparse target only in the blocks its list touches), then skins them.
- * A vertex's bits do not depend on the split either; the sign of a zero
- * attribute may differ between a block a sparse target touches and one it
- * does not (-0 + 0 = +0).
+ * Morph targets are applied in the same pass, a few hundred vertices at a
+ * time: their attributes plus the active targets' deltas (per vertex the
+ * dense targets in target order, then the sparse ones in target order; a
+ * sparse target only at the vertices it lists) go to a buffer on the stack,
+ * and the blocks skin them from there.  A vertex's bits do not depend on
+ * the split.  The SIMD kernels use at most about 48 KiB of stack.
  */
 SKIN_API skin_status skin_mesh(const skin_mesh_desc *mesh, const skin_palette *palette,
                                skin_method method, const skin_output *out,
