@@ -535,8 +535,8 @@ ALWAYS_INLINE vf load_lanes(const float *p, size_t lanes)
  * call uses (tw is copied).  Per vertex: the dense targets in target order,
  * then the sparse ones in target order.  Component by component, so the
  * dense deltas stream as a separate morph pass would read them (a pass per
- * block, reading every target's streams at once, measured 3x slower), and
- * the morphed chunk stays in L1 for the blocks.  A sparse target adds its
+ * block, reading every target's streams at once, measured about 2x
+ * slower), and the morphed chunk stays in cache for the blocks.  A sparse target adds its
  * entries one by one (scalar), to the vertices it lists and no other.  Out
  * of line: one copy serves every block function. */
 #define MORPH_PREFETCH MORPH_CHUNK
