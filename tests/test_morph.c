@@ -68,7 +68,7 @@ static void morphs_init(morphs *m)
     const uint32_t few[] = {1, 2500, N - 1}; /* block 0 lane 1, the middle, the last vertex */
     make_target(m, 6, 1, few, 3, &seed);
     count = 0;
-    for (uint32_t v = 37; v <= 53; ++v) list[count++] = v; /* blocks touched in part */
+    for (uint32_t v = 37; v <= 100; ++v) list[count++] = v; /* blocks touched in part and whole */
     make_target(m, 7, 3, list, count, &seed);
     make_target(m, 8, 1, list, 0, &seed); /* sparse, empty */
     count = 0;
