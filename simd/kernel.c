@@ -530,43 +530,17 @@ ALWAYS_INLINE vf load_lanes(const float *p, size_t lanes)
     return v_loadu(tmp);
 }
 
-/* Entries [e, end) of a sparse target's list, for the chunk of n vertices
- * at mesh vertex `first`, added to nq components (deltas d[q], chunk rows
- * to[q]): a block whose W lanes are W consecutive entries with one
- * multiply-add per component straight from the delta arrays, any other
- * entry by scalar adds.  (Entries dropped into a zeroed block for a vector
- * multiply-add took fewer instructions but measured 25% slower on SSE2:
- * the wide load cannot forward from the narrow stores.) */
-ALWAYS_INLINE void sparse_entries(const uint32_t *idx, size_t e, size_t end, size_t first, size_t n, float weight,
-                                  const float *const *d, float *const *to, const int nq)
-{
-    const vf w = v_set1(weight);
-    while (e < end) {
-        const size_t o = idx[e] - first;
-        if (o >= n) { /* below the chunk: only an unsorted list gets here */
-            ++e;
-            continue;
-        }
-        if (o % W == 0 && end - e >= W && idx[e + W - 1] - idx[e] == W - 1) { /* every lane, in order */
-            UNROLL for (int q = 0; q < nq; ++q)
-                v_storeu(to[q] + o, v_fmadd(w, v_loadu(d[q] + e), v_loadu(to[q] + o)));
-            e += W;
-            continue;
-        }
-        UNROLL for (int q = 0; q < nq; ++q) to[q][o] += weight * d[q][e];
-        ++e;
-    }
-}
-
 /* Vertices [v, v+n) of `in` (n a multiple of W, at most MORPH_CHUNK) with
  * the active morph targets added, into out[e][0..n) for the components the
  * call uses (tw is copied).  Per vertex: the dense targets in target order,
  * then the sparse ones in target order.  Component by component, so the
  * dense deltas stream as a separate morph pass would read them (a pass per
  * block, reading every target's streams at once, measured about 2x
- * slower), and the morphed chunk stays in cache for the blocks.  A sparse target adds its
- * entries one by one (scalar), to the vertices it lists and no other.  Out
- * of line: one copy serves every block function. */
+ * slower), and the morphed chunk stays in cache for the blocks.  A sparse
+ * target adds its entries one by one (scalar), to the vertices it lists and
+ * no other: two vector forms (entries dropped into a zeroed block; runs of
+ * W consecutive entries as vectors) took fewer instructions but measured
+ * 10-60% slower.  Out of line: one copy serves every block function. */
 #define MORPH_PREFETCH MORPH_CHUNK
 static __attribute__((noinline)) int morph_chunk(const kctx *c, const inputs *in, size_t v, size_t n)
 {
@@ -603,24 +577,19 @@ static __attribute__((noinline)) int morph_chunk(const kctx *c, const inputs *in
     for (uint32_t k = 0; k < p->sparse_count; ++k) {
         sparse_morph *s = &p->sparse[k];
         const skin_morph_target *t = s->t;
-        const uint32_t *idx = t->indices;
-        size_t end = s->cur;
-        while (end < t->count && idx[end] < first + n) ++end; /* the chunk's entries */
-        /* the components this call morphs: deltas and where they go */
-        const float *d[9];
-        float *to[9];
-        int nq = 0;
+        const float w = s->w;
+        const float *d[9] = {0};
         for (int g = 0; g < 3; ++g)
             if (skin_morph_group_used(job, t, g))
-                for (int e = 0; e < 3; ++e) d[nq] = skin_morph_deltas(t, g)[e], to[nq++] = out[3 * g + e];
-        /* a copy of the loop per component count, so it unrolls */
-        switch (nq) {
-        case 3: sparse_entries(idx, s->cur, end, first, n, s->w, d, to, 3); break;
-        case 6: sparse_entries(idx, s->cur, end, first, n, s->w, d, to, 6); break;
-        case 9: sparse_entries(idx, s->cur, end, first, n, s->w, d, to, 9); break;
-        default: break;
+                for (int e = 0; e < 3; ++e) d[3 * g + e] = skin_morph_deltas(t, g)[e];
+        size_t cur = s->cur;
+        for (; cur < t->count && t->indices[cur] < first + n; ++cur) {
+            if (t->indices[cur] < first) continue; /* only an unsorted list gets here */
+            const size_t o = t->indices[cur] - first;
+            for (int e = 0; e < 9; ++e)
+                if (d[e]) out[e][o] += w * d[e][cur];
         }
-        s->cur = end;
+        s->cur = cur;
     }
     return 1;
 }
