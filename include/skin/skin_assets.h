@@ -96,8 +96,8 @@ typedef struct skin_asset_report {
  *    touch fewer than half of the mesh's vertices is stored sparse (indices
  *    of the touched vertices), else dense.  Below half, a sparse target
  *    takes at most 2/3 of the dense memory (an index costs as much as one
- *    delta component, and a group has three), and the kernels skip every
- *    64-vertex block it does not touch, where a dense target is read for
+ *    delta component, and a group has three), and the kernels skip the
+ *    parts of the mesh it does not touch, where a dense target is read for
  *    every vertex; an edited region (a face's blend shape) is usually much
  *    smaller than that;
  *  - a target whose vertex count differs from the mesh's (a malformed
