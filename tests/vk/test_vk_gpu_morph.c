@@ -16,9 +16,11 @@
  * without tangents whose targets have tangent deltas (not uploaded), and the
  * refusals: a partly set delta group or missing targets at upload; NaN and
  * infinite weights and 65 active targets per call, each taking nothing from
- * the frame.  Tolerances as test_vk_gpu_parity: floats within 1e-5 of the
- * extent (positions) or of max(1, |v|), packed within one snorm step. */
+ * the frame.  Tolerances as test_vk_gpu_parity (gpu_check.h): floats within
+ * 1e-5 of the extent (positions) or of max(1, |v|), packed within one snorm
+ * step. */
 #include "rig.h"
+#include "gpu_check.h"
 #include "skin/skin_vk.h"
 #include "vk_harness.h"
 
@@ -40,19 +42,6 @@ typedef struct morphs {
     float weights[SETS][T];
     const char *set_name[SETS];
 } morphs;
-
-typedef struct call_rec {
-    skin_vk_gpu_call call;
-    skin_palette pal;
-    int set;
-    VkDeviceSize rb_offset, bytes;
-    skin_vk_slot slot;
-} call_rec;
-
-typedef struct errs {
-    double pos, vec;
-    int packed_steps, bad;
-} errs;
 
 static uint64_t rng = 0x5eed;
 
@@ -147,187 +136,30 @@ static void free_morphs(morphs *m)
     free(m->indices);
 }
 
-static void decode(const uint8_t *p, skin_vk_packing packing, int tangent, float out[4])
-{
-    uint32_t w[2];
-    memcpy(w, p, packing == SKIN_VK_PACK_SNORM16 ? 8 : 4);
-    if (packing == SKIN_VK_PACK_FLOAT) {
-        memcpy(out, p, tangent ? 16 : 12);
-        if (!tangent) out[3] = 0;
-    } else if (packing == SKIN_VK_PACK_1010102) {
-        for (int c = 0; c < 3; ++c) {
-            int32_t q = (int32_t)(w[0] >> (10 * c) & 0x3ffu);
-            out[c] = (float)(q >= 512 ? q - 1024 : q);
-        }
-        int32_t q = (int32_t)(w[0] >> 30);
-        out[3] = (float)(q >= 2 ? q - 4 : q);
-    } else {
-        for (int c = 0; c < 4; ++c) out[c] = (float)(int16_t)(w[c / 2] >> (16 * (c & 1)) & 0xffffu);
-    }
-}
-
-/* One call's GPU elements against the CPU's (indexed by vertex, n per plane). */
-static void compare(const call_rec *c, size_t n, const uint8_t *gpu, const uint8_t *cpu,
-                    double extent, errs *e)
-{
-    skin_vk_vertex_layout l = c->slot.layout;
-    size_t count = c->call.count;
-    int soa = c->call.layout == SKIN_LAYOUT_SOA, nrm = (c->call.attributes & SKIN_VK_NORMAL) != 0;
-    for (size_t i = 0; i < count; ++i) {
-        size_t v = c->call.first + i;
-        for (int a = 0; a < 3; ++a) {
-            if ((a == 1 && !nrm) || (a == 2 && !(c->call.attributes & SKIN_VK_TANGENT))) continue;
-            float g[4], r[4];
-            if (soa) {
-                size_t plane0 = a == 0 ? 0 : a == 1 ? 3 : 3 + 3 * (size_t)nrm, comps = a == 2 ? 4 : 3;
-                for (size_t k = 0; k < comps; ++k) {
-                    memcpy(&g[k], gpu + 4 * ((plane0 + k) * count + i), 4);
-                    memcpy(&r[k], cpu + 4 * ((plane0 + k) * n + v), 4);
-                }
-                if (a != 2) g[3] = r[3] = 0;
-            } else {
-                size_t off = a == 0 ? 0 : a == 1 ? l.normal_offset : l.tangent_offset;
-                skin_vk_packing pk = a == 0 ? SKIN_VK_PACK_FLOAT : l.packing;
-                decode(gpu + i * l.stride + off, pk, a == 2, g);
-                decode(cpu + v * l.stride + off, pk, a == 2, r);
-            }
-            int packed = a > 0 && !soa && l.packing != SKIN_VK_PACK_FLOAT;
-            for (int k = 0; k < (a == 2 ? 4 : 3); ++k) {
-                double d = fabs((double)g[k] - (double)r[k]);
-                if (packed) {
-                    if (d > e->packed_steps) e->packed_steps = (int)d;
-                    if (d > 1 && e->bad++ < 8)
-                        fprintf(stderr, "  vertex %zu attr %d comp %d: cpu %g gpu %g (snorm)\n", v, a, k, r[k], g[k]);
-                    continue;
-                }
-                double rel = a == 0 ? d / extent : d / fmax(1.0, fabs((double)r[k]));
-                double *worst = a == 0 ? &e->pos : &e->vec;
-                if (rel > *worst) *worst = rel;
-                if (!(rel <= 1e-5) && e->bad++ < 8)
-                    fprintf(stderr, "  vertex %zu attr %d comp %d: cpu %.9g gpu %.9g\n", v, a, k, r[k], g[k]);
-            }
-        }
-    }
-}
-
-/* The CPU reference of a call for all n vertices in the call's layout. */
-static int cpu_skin(const skin_mesh_desc *mesh, const call_rec *c, uint8_t *buf)
-{
-    skin_vk_vertex_layout l = c->slot.layout;
-    size_t n = mesh->vertex_count;
-    skin_output o = {.layout = c->call.layout, .flags = c->call.flags};
-    int nrm = (c->call.attributes & SKIN_VK_NORMAL) != 0, tan = (c->call.attributes & SKIN_VK_TANGENT) != 0;
-    if (c->call.layout == SKIN_LAYOUT_SOA) {
-        for (int p = 0, dst = 0; dst < 10; ++dst) {
-            if ((dst >= 3 && dst < 6 && !nrm) || (dst >= 6 && !tan)) continue;
-            o.soa[dst] = (float *)(buf + 4 * (size_t)p++ * n);
-        }
-    } else {
-        o.position = (float *)buf;
-        o.position_stride = l.stride;
-        if (nrm) o.normal = (float *)(buf + l.normal_offset), o.normal_stride = l.stride;
-        if (tan) o.tangent = (float *)(buf + l.tangent_offset), o.tangent_stride = l.stride;
-        o.vector_format = l.packing == SKIN_VK_PACK_FLOAT     ? SKIN_VECTOR_F32
-                          : l.packing == SKIN_VK_PACK_SNORM16 ? SKIN_VECTOR_SNORM16
-                                                              : SKIN_VECTOR_1010102;
-    }
-    skin_status s = skin_mesh(mesh, &c->pal, c->call.method, &o, c->call.first, c->call.count);
-    if (s != SKIN_OK) fprintf(stderr, "skin_mesh: %s\n", skin_status_string(s));
-    return s != SKIN_OK;
-}
-
-/* Skins every call on the GPU in one frame, reads the slots back and
- * compares each with the CPU reference.  Returns the number of bad calls,
- * or -1 on a Vulkan or CPU error. */
-static int run_calls(vkh *h, const skin_mesh_desc *mesh, uint32_t jc, call_rec *calls, int nc,
+/* Skins every call on the GPU in one frame and checks each against the CPU
+ * reference (gpu_check_run), prints the rig's largest errors and folds them
+ * into total.  Returns the number of bad calls (-1 when the CPU reference
+ * failed), or 1 on a Vulkan error. */
+static int run_calls(vkh *h, const skin_mesh_desc *mesh, uint32_t jc, gpu_check_call *calls, int nc,
                      const char *name, const char *const *set_names, uint32_t ring_flags,
-                     uint32_t gpu_flags, errs *total)
+                     uint32_t gpu_flags, gpu_check_errs *total)
 {
-    size_t n = mesh->vertex_count;
-    VkDeviceSize region = 0;
-    for (int i = 0; i < nc; ++i) region += (VkDeviceSize)n * 40 + jc * 84u + 512 + 512;
-    skin_vk_stream_create_info ci = {.physical_device = h->vk.phys, .device = h->vk.device,
-                                     .queue_family_index = h->vk.family, .region_size = region,
-                                     .region_count = 1, .flags = ring_flags};
-    skin_vk_gpu_create_info gi = {.physical_device = h->vk.phys, .device = h->vk.device,
-                                  .dst_stage = VK_PIPELINE_STAGE_TRANSFER_BIT,
-                                  .dst_access = VK_ACCESS_TRANSFER_READ_BIT,
-                                  .flags = gpu_flags};
-    skin_vk_stream *ring = NULL;
-    skin_vk_gpu *gpu = NULL;
-    skin_vk_gpu_mesh *gm = NULL;
-    VKH_CHECK(skin_vk_stream_create(&ci, &ring));
-    VKH_CHECK(skin_vk_gpu_create(&gi, &gpu));
-    VKH_CHECK(skin_vk_gpu_mesh_create(gpu, mesh, jc, &gm));
-    vkh_buffer rb;
-    VKH_CHECK(vkh_readback_create(h, region, &rb));
-    skin_vk_frame fr;
-    VKH_CHECK(skin_vk_stream_acquire(ring, UINT64_MAX, &fr));
-    VkCommandBuffer cmd;
-    VkFence fence;
-    VKH_CHECK(vkh_once_begin(h, &cmd, &fence));
-    VkDeviceSize at = 0;
-    for (int i = 0; i < nc; ++i) {
-        VKH_CHECK(skin_vk_gpu_skin(gm, ring, &fr, cmd, &calls[i].call, &calls[i].slot));
-        calls[i].bytes = (VkDeviceSize)calls[i].call.count * calls[i].slot.layout.stride;
-        calls[i].rb_offset = at;
-        VkBufferCopy cp = {calls[i].slot.offset, at, calls[i].bytes};
-        vkCmdCopyBuffer(cmd, fr.buffer, rb.buffer, 1, &cp);
-        at += (calls[i].bytes + 15) / 16 * 16;
-    }
-    VKH_CHECK(skin_vk_stream_commit(ring, &fr, cmd, fence));
-    vkh_readback_barrier(cmd, &rb, 0, VK_WHOLE_SIZE);
-    VKH_CHECK(vkh_once_submit(h, cmd, fence));
-    vkh_readback_invalidate(h, &rb);
-
-    errs e = {0, 0, 0, 0};
-    int bad_calls = 0;
-    uint8_t *cpu = malloc(n * 40);
-    if (!cpu) return -1;
-    for (int i = 0; i < nc && bad_calls >= 0; ++i) {
-        const call_rec *c = &calls[i];
-        memset(cpu, 0, n * 40);
-        if (cpu_skin(mesh, c, cpu)) {
-            bad_calls = -1;
-            break;
-        }
-        double extent = 1e-30;
-        for (size_t v = c->call.first; v < c->call.first + c->call.count; ++v)
-            for (int k = 0; k < 3; ++k) {
-                float p;
-                size_t off = c->call.layout == SKIN_LAYOUT_SOA ? 4 * ((size_t)k * n + v)
-                                                               : v * c->slot.layout.stride + 4 * (size_t)k;
-                memcpy(&p, cpu + off, 4);
-                extent = fmax(extent, fabs((double)p));
-            }
-        int before = e.bad;
-        compare(c, n, (const uint8_t *)rb.mapped + c->rb_offset, cpu, extent, &e);
-        if (e.bad != before) {
-            ++bad_calls;
-            fprintf(stderr, "%s call %d (%s): %s attrs %u packing %d layout %d flags %u first %zu count %zu extra %d\n",
-                    name, i, set_names[c->set], c->call.method == SKIN_DQS ? "DQS" : "LBS",
-                    c->call.attributes, (int)c->call.packing, (int)c->call.layout, c->call.flags,
-                    c->call.first, c->call.count, c->pal.scales || c->pal.normal_matrices);
-        }
-    }
+    /* ring slack per call: test_vk_gpu_parity's 512, and 512 more here */
+    gpu_check_setup setup = {mesh, jc, 512 + 512, ring_flags, gpu_flags};
+    gpu_check_result res;
+    if (gpu_check_run(h, &setup, calls, nc, name, set_names, &res)) return 1;
+    const gpu_check_errs *e = &res.errs;
     printf("%s (ring %s%s): %d calls, largest error: positions %.3g of extent, vectors %.3g, packed %d step(s)%s\n",
-           name, skin_vk_memory_mode_name(skin_vk_stream_mode(ring)),
-           gpu_flags & SKIN_VK_FORCE_STAGING ? ", mesh through staging" : "", nc, e.pos, e.vec, e.packed_steps, bad_calls ? " FAIL" : "");
-    total->pos = fmax(total->pos, e.pos);
-    total->vec = fmax(total->vec, e.vec);
-    if (e.packed_steps > total->packed_steps) total->packed_steps = e.packed_steps;
-    total->bad += e.bad;
-    free(cpu);
-    vkh_buffer_destroy(h, &rb);
-    skin_vk_gpu_mesh_destroy(gm);
-    skin_vk_gpu_destroy(gpu);
-    skin_vk_stream_destroy(ring);
-    return bad_calls;
+           name, skin_vk_memory_mode_name(res.ring_mode),
+           gpu_flags & SKIN_VK_FORCE_STAGING ? ", mesh through staging" : "", nc, e->pos, e->vec, e->packed_steps,
+           res.bad_calls ? " FAIL" : "");
+    gpu_check_errs_merge(total, e);
+    return res.bad_calls;
 }
 
 /* Every weight set x method x call shape on one rig with its targets. */
 static int run_rig(vkh *h, rig *r, const char *name, uint32_t ring_flags, uint32_t gpu_flags,
-                   errs *total)
+                   gpu_check_errs *total)
 {
     morphs m;
     if (make_morphs(&m, r->mesh.vertex_count)) return 1;
@@ -361,12 +193,12 @@ static int run_rig(vkh *h, rig *r, const char *name, uint32_t ring_flags, uint32
         {SKIN_VK_NORMAL, SKIN_VK_PACK_SNORM16, SKIN_LAYOUT_STRIDED, SKIN_OUTPUT_NORMALIZE, 1, 0, 1},
         {all, SKIN_VK_PACK_1010102, SKIN_LAYOUT_STRIDED, SKIN_OUTPUT_NORMALIZE, 0, 0, 0},
     };
-    call_rec calls[MAX_CALLS];
+    gpu_check_call calls[MAX_CALLS];
     int nc = 0;
     for (int s = 0; s < SETS; ++s)
         for (int me = 0; me < 2; ++me)
             for (int x = 0; x < SHAPES; ++x) {
-                call_rec *c = &calls[nc++];
+                gpu_check_call *c = &calls[nc++];
                 memset(c, 0, sizeof *c);
                 c->set = s;
                 c->call.method = me ? SKIN_DQS : SKIN_LBS;
@@ -400,7 +232,7 @@ static int run_rig(vkh *h, rig *r, const char *name, uint32_t ring_flags, uint32
  * mesh) is still read only inside itself; the shader's binary search is the
  * reference's, so the results match.  The mesh has no tangents: the
  * targets' tangent deltas are not uploaded and change nothing. */
-static int unsorted(vkh *h, rig *r, errs *total)
+static int unsorted(vkh *h, rig *r, gpu_check_errs *total)
 {
     static const uint32_t list[6] = {5, 3, 9, 400000, 7, 2};
     float d[9][6], dense[3][N];
@@ -418,10 +250,10 @@ static int unsorted(vkh *h, rig *r, errs *total)
     skin_validation_report rep;
     VKH_EXPECT(skin_validate(&mesh, r->palette.joint_count, &rep) == SKIN_ERROR_MORPH_INDEX_ORDER);
     float w[2] = {1.5f, 3.0f};
-    call_rec calls[2];
+    gpu_check_call calls[2];
     memset(calls, 0, sizeof calls);
     for (int me = 0; me < 2; ++me) {
-        call_rec *c = &calls[me];
+        gpu_check_call *c = &calls[me];
         c->call.method = me ? SKIN_DQS : SKIN_LBS;
         c->call.attributes = SKIN_VK_NORMAL;
         c->call.packing = SKIN_VK_PACK_FLOAT;
@@ -529,7 +361,7 @@ int main(void)
         return 1;
     }
     int failed = 0;
-    errs total = {0, 0, 0, 0};
+    gpu_check_errs total = {0, 0, 0, 0};
     static const rig_options opts[2] = {
         {N, 40, 4, SKIN_JOINT_U16, SKIN_WEIGHT_F32, 1, 7001},
         {N, 30, 2, SKIN_JOINT_U8, SKIN_WEIGHT_UNORM8, 1, 7002},
