@@ -35,7 +35,7 @@
         c.mat = (source){.base = pal->matrices, .stride = 12};                                  \
         c.dq = (source){.base = pal->dual_quats, .stride = 8};                                  \
         inputs in = {{mesh.px, mesh.py, mesh.pz, mesh.nx, mesh.ny, mesh.nz, mesh.tx, mesh.ty, mesh.tz, mesh.tw}, \
-                     {0}, {0}};                                                                 \
+                     {0}, {0}, 0};                                                              \
         for (int i = 0; i < k_; ++i) in.joints[i] = mesh.joints[i], in.weights[i] = mesh.weights[i]; \
         writer wr;                                                                              \
         memset(&wr, 0, sizeof wr);                                                              \
@@ -44,7 +44,7 @@
         vf o[SKIN_COMPONENTS];                                                                  \
         staged st; /* the block's share of the staging pass */                                  \
         if (STAGED) stage_slots(&c, &in, 0, W, k_, &st);                                        \
-        skin_block(&c, &in, &st, 0, 0, o, method_, k_, FETCH_ROWS);                             \
+        skin_block(&c, &in, &in, 0, &st, 0, 0, o, method_, k_, FETCH_ROWS);                     \
         store_packed(&job, wr.stream, o, 0, 10); /* the 40-byte vertex */              \
         __asm__ volatile(MCA_COMMENT " LLVM-MCA-END " #name ::: "memory");                                \
     }
