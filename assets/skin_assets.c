@@ -638,6 +638,14 @@ static void sample_quat(const struct aiQuatKey *k, unsigned n, double t, unsigne
     for (int e = 0; e < 4; ++e) out[e] = (float)(q[e] / len);
 }
 
+/* seconds as the animation's ticks, clamped to [0, duration] (NaN: 0). */
+static double anim_ticks(const skin_asset_cursor *c, double seconds)
+{
+    double t = seconds * c->ticks_per_second;
+    if (!(t >= 0)) t = 0;
+    return t > c->anim->mDuration ? c->anim->mDuration : t;
+}
+
 skin_asset_status skin_asset_rest_pose(const skin_asset *asset, float *tr, float *rot, float *sc)
 {
     if (!asset || !tr || !rot || !sc) return SKIN_ASSET_ERROR_NULL_ARGUMENT;
@@ -651,9 +659,7 @@ skin_asset_status skin_asset_sample(skin_asset_cursor *c, double seconds, float 
 {
     if (!c || !tr || !rot || !sc) return SKIN_ASSET_ERROR_NULL_ARGUMENT;
     skin_asset_rest_pose(c->asset, tr, rot, sc);
-    double t = seconds * c->ticks_per_second;
-    if (!(t >= 0)) t = 0; /* also NaN */
-    if (t > c->anim->mDuration) t = c->anim->mDuration;
+    const double t = anim_ticks(c, seconds);
     for (unsigned k = 0; k < c->anim->mNumChannels; ++k) {
         int32_t node = c->channel_node[k];
         if (node < 0) continue;
@@ -689,9 +695,7 @@ skin_asset_status skin_asset_sample_morph_weights(skin_asset_cursor *c, uint32_t
         return SKIN_ASSET_OK;
     }
     const struct aiMeshMorphAnim *mc = c->anim->mMorphMeshChannels[c->morph_channel[mesh]];
-    double t = seconds * c->ticks_per_second;
-    if (!(t >= 0)) t = 0; /* also NaN */
-    if (t > c->anim->mDuration) t = c->anim->mDuration;
+    const double t = anim_ticks(c, seconds);
     unsigned *last = &c->morph_last[mesh];
     KEY_SEARCH(mc->mKeys, mc->mNumKeys, t, last);
     const struct aiMeshMorphKey *a = &mc->mKeys[*last], *b = &mc->mKeys[*last + 1 < mc->mNumKeys ? *last + 1 : *last];

@@ -595,8 +595,7 @@ static __attribute__((noinline)) int morph_chunk(const kctx *c, const inputs *in
 }
 
 /* The plan of the call's morph targets, its sparse cursors at the first
- * entry at or after vertex v (binary search; an unsorted list gets some
- * position, never one out of bounds). */
+ * entry at or after vertex v. */
 static void morph_plan_init(morph_plan *p, const skin_job *job, size_t v)
 {
     memset(p->dense_count, 0, sizeof p->dense_count);
@@ -606,12 +605,7 @@ static void morph_plan_init(morph_plan *p, const skin_job *job, size_t v)
         const skin_morph_target *t = &job->mesh->morph_targets[job->morph_index[a]];
         const float w = job->palette->morph_weights[job->morph_index[a]];
         if (t->indices) {
-            size_t lo = 0, hi = t->count;
-            while (lo < hi) {
-                const size_t mid = lo + (hi - lo) / 2;
-                if (t->indices[mid] < v) lo = mid + 1; else hi = mid;
-            }
-            p->sparse[p->sparse_count++] = (sparse_morph){t, w, lo};
+            p->sparse[p->sparse_count++] = (sparse_morph){t, w, skin_morph_first_at(t, v)};
             continue;
         }
         for (int g = 0; g < 3; ++g) {

@@ -113,17 +113,12 @@ static void dqs(const skin_job *job, size_t v, vertex *x)
     x->p = add(x->p, tr);
 }
 
-/* The delta of sparse target t for vertex v, entry e, if v is listed
- * (binary search; an unsorted list just finds fewer entries). */
+/* The delta of sparse target t for vertex v, entry e, if v is listed (an
+ * unsorted list just finds fewer entries). */
 static int sparse_entry(const skin_morph_target *t, size_t v, size_t *e)
 {
-    size_t lo = 0, hi = t->count;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (t->indices[mid] < v) lo = mid + 1; else hi = mid;
-    }
-    *e = lo;
-    return lo < t->count && t->indices[lo] == v;
+    *e = skin_morph_first_at(t, v);
+    return *e < t->count && t->indices[*e] == v;
 }
 
 /* p, n, t += sum_k w_k d_k over the call's active targets, in double. */

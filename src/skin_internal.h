@@ -114,6 +114,18 @@ static inline const float *const *skin_morph_deltas(const skin_morph_target *t, 
     return g == 0 ? &t->dpx : g == 1 ? &t->dnx : &t->dtx;
 }
 
+/* The first entry of a sparse target's list at or after vertex v (binary
+ * search; an unsorted list gets some position, never one out of bounds). */
+static inline size_t skin_morph_first_at(const skin_morph_target *t, size_t v)
+{
+    size_t lo = 0, hi = t->count;
+    while (lo < hi) {
+        const size_t mid = lo + (hi - lo) / 2;
+        if (t->indices[mid] < v) lo = mid + 1; else hi = mid;
+    }
+    return lo;
+}
+
 /* Whether a call writing normals / tangents uses group g. */
 static inline int skin_morph_group_used(const skin_job *job, const skin_morph_target *t, int g)
 {

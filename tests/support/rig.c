@@ -278,7 +278,7 @@ int rig_morph_targets(rig_morphs *m, size_t vertex_count, uint32_t count, double
         m->weights[t] = 0.1f * (float)(t + 1);
         size_t len = vertex_count;
         if (region) {
-            uint32_t *idx = m->indices[t] = malloc((region ? region : 1) * sizeof(uint32_t));
+            uint32_t *idx = m->indices[t] = malloc(region * sizeof(uint32_t));
             if (!idx) return rig_morphs_free(m), -1;
             len = 0;
             for (size_t v = start; v < start + region; ++v)
