@@ -530,6 +530,24 @@ ALWAYS_INLINE vf load_lanes(const float *p, size_t lanes)
     return v_loadu(tmp);
 }
 
+/* The lanes of the block at mesh vertex b that entries [cur, cur + avail)
+ * of a sparse list name, as a bit mask (an entry outside the block adds
+ * nothing: the sorted ones past it, an unsorted one before it).  b is
+ * below 2^32: it is at most the entry that found the block. */
+#if W > 4
+static inline uint32_t sparse_lanes(const uint32_t *idx, size_t cur, size_t avail, size_t b)
+{
+    if (avail >= W) return v_lanes_named(idx + cur, (uint32_t)b);
+    uint32_t m = 0;
+    for (size_t j = 0; j < avail; ++j) {
+        const size_t rel = idx[cur + j] - b;
+        m |= (uint32_t)(rel < W) << (rel & (W - 1));
+    }
+    return m;
+}
+#endif
+
+#define MORPH_PREFETCH MORPH_CHUNK
 /* Vertices [v, v+n) of `in` (n a multiple of W, at most MORPH_CHUNK) with
  * the active morph targets added, into out[e][0..n) for the components the
  * call uses (tw is copied).  Per vertex: the dense targets in target order,
@@ -537,11 +555,11 @@ ALWAYS_INLINE vf load_lanes(const float *p, size_t lanes)
  * dense deltas stream as a separate morph pass would read them (a pass per
  * block, reading every target's streams at once, measured about 2x
  * slower), and the morphed chunk stays in cache for the blocks.  A sparse
- * target adds its entries one by one (scalar), to the vertices it lists and
- * no other: two vector forms (entries dropped into a zeroed block; runs of
- * W consecutive entries as vectors) took fewer instructions but measured
- * 10-60% slower.  Out of line: one copy serves every block function. */
-#define MORPH_PREFETCH MORPH_CHUNK
+ * target changes only the vertices it lists: on 8 and 16 lanes a block's
+ * entries arrive by one expanding load per component (two earlier vector
+ * forms, entries dropped into a zeroed block and runs of W consecutive
+ * entries, measured 10-60% slower than scalar); on 4 lanes one by one.
+ * Out of line: one copy serves every block function. */
 static __attribute__((noinline)) int morph_chunk(const kctx *c, const inputs *in, size_t v, size_t n)
 {
     const skin_job *job = c->job;
@@ -574,6 +592,9 @@ static __attribute__((noinline)) int morph_chunk(const kctx *c, const inputs *in
     }
     if (job->tangents)
         for (size_t o = 0; o < n; o += W) v_storeu(out[9] + o, v_loadu(in->a[9] + v + o));
+#if W == 4
+    /* Four lanes: entry by entry (the expanding form below measured no
+     * faster, its mask and lane loads cost what it saves). */
     for (uint32_t k = 0; k < p->sparse_count; ++k) {
         sparse_morph *s = &p->sparse[k];
         const skin_morph_target *t = s->t;
@@ -591,6 +612,38 @@ static __attribute__((noinline)) int morph_chunk(const kctx *c, const inputs *in
         }
         s->cur = cur;
     }
+#else
+    /* Sparse targets block by block: the lanes a target's entries name get
+     * its deltas by an expanding load, the others keep their bits. */
+    for (uint32_t k = 0; k < p->sparse_count; ++k) {
+        sparse_morph *s = &p->sparse[k];
+        const skin_morph_target *t = s->t;
+        const vf w = v_set1(s->w);
+        const float *d[9] = {0};
+        for (int g = 0; g < 3; ++g)
+            if (skin_morph_group_used(job, t, g))
+                for (int e = 0; e < 3; ++e) d[3 * g + e] = skin_morph_deltas(t, g)[e];
+        size_t cur = s->cur;
+        while (cur < t->count) {
+            const size_t i = t->indices[cur];
+            if (i >= first + n) break;
+            if (i < first) { /* only an unsorted list gets here */
+                ++cur;
+                continue;
+            }
+            const size_t o = (i - first) & ~(size_t)(W - 1);
+            const uint32_t named = sparse_lanes(t->indices, cur, t->count - cur, first + o);
+            const v_expander x = v_expander_for(named);
+            for (int e = 0; e < 9; ++e)
+                if (d[e]) {
+                    const vf a = v_loadu(out[e] + o);
+                    v_storeu(out[e] + o, v_select(x.present, v_fmadd(w, v_expand(&x, d[e] + cur), a), a));
+                }
+            cur += x.count;
+        }
+        s->cur = cur;
+    }
+#endif
     return 1;
 }
 

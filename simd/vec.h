@@ -67,6 +67,34 @@ static inline simde__m128 v_chunk(vf a, int c)
     }
 }
 static inline int v_all_eq_i32(vi a, vi b) { return simde_mm512_cmpeq_epi32_mask(a, b) == 0xffff; }
+/* Expanding loads, for sparse lists (8 and 16 lanes): with
+ * e = v_expander_for(m), m != 0, v_expand(&e, p) gives the lanes set in m
+ * p[0], p[1], ... in lane order, and e.present selects those lanes; the
+ * others are unspecified; e.count is popcount(m).  Reads only p[0 .. e.count). */
+typedef struct v_expander { vm present; uint32_t count; } v_expander;
+static inline v_expander v_expander_for(uint32_t m) { return (v_expander){(vm)m, (uint32_t)__builtin_popcount(m)}; }
+static inline vf v_expand(const v_expander *e, const float *p)
+{
+#if defined(SIMDE_X86_AVX512F_NATIVE)
+    return _mm512_maskz_expandloadu_ps(e->present, p);
+#else /* SIMDe 0.7 has no expand */
+    float lanes[16] = {0};
+    for (int j = 0, k = 0; j < 16; ++j)
+        if (e->present >> j & 1) lanes[j] = p[k++];
+    return v_loadu(lanes);
+#endif
+}
+/* The lanes of the block at vertex b that the W sorted indices at idx
+ * name, as a bit mask (see sparse_lanes in kernel.c). */
+static inline uint32_t v_lanes_named(const uint32_t *idx, uint32_t b)
+{
+    const vi bits = simde_mm512_sllv_epi32(simde_mm512_set1_epi32(1), simde_mm512_sub_epi32(simde_mm512_loadu_si512(idx), simde_mm512_set1_epi32((int32_t)b)));
+    const simde__m256i h = simde_mm256_or_si256(simde_mm512_castsi512_si256(bits), simde_mm512_extracti64x4_epi64(bits, 1));
+    simde__m128i x = simde_mm_or_si128(simde_mm256_castsi256_si128(h), simde_mm256_extracti128_si256(h, 1));
+    x = simde_mm_or_si128(x, simde_mm_shuffle_epi32(x, 0x4E));
+    x = simde_mm_or_si128(x, simde_mm_shuffle_epi32(x, 0xB1));
+    return (uint32_t)simde_mm_cvtsi128_si32(x) & 0xFFFFu; /* lanes past the block shifted beyond bit 15 or out */
+}
 #define v_slli_i32(a, n) simde_mm512_slli_epi32(a, n)
 /* Zero-extends 16 uint16 in the low half of x: element i moves to 16-bit
  * slot 2i, odd slots zeroed. */
@@ -220,6 +248,39 @@ static inline simde__m128 v_chunk(vf a, int c)
     return c ? simde_mm256_extractf128_ps(a, 1) : simde_mm256_castps256_ps128(a);
 }
 static inline int v_all_eq_i32(vi a, vi b) { return simde_mm256_movemask_epi8(simde_mm256_cmpeq_epi32(a, b)) == -1; }
+/* Per mask: each lane's rank among the set lanes, 3 bits per lane, and
+ * from bit 24 the count of set lanes. */
+#define V_POP8(x) (((x)&1) + ((x) >> 1 & 1) + ((x) >> 2 & 1) + ((x) >> 3 & 1) + ((x) >> 4 & 1) + ((x) >> 5 & 1) + ((x) >> 6 & 1))
+#define V_RANKS(m) ((V_POP8(m) + ((m) >> 7)) << 24 | V_POP8((m)&1) << 3 | V_POP8((m)&3) << 6 | V_POP8((m)&7) << 9 | V_POP8((m)&15) << 12 | \
+                    V_POP8((m)&31) << 15 | V_POP8((m)&63) << 18 | V_POP8((m)&127) << 21)
+#define V_RANKS4(m) V_RANKS(m), V_RANKS((m) + 1), V_RANKS((m) + 2), V_RANKS((m) + 3)
+#define V_RANKS16(m) V_RANKS4(m), V_RANKS4((m) + 4), V_RANKS4((m) + 8), V_RANKS4((m) + 12)
+#define V_RANKS64(m) V_RANKS16(m), V_RANKS16((m) + 16), V_RANKS16((m) + 32), V_RANKS16((m) + 48)
+static const uint32_t v_lane_ranks[256] = {V_RANKS64(0), V_RANKS64(64), V_RANKS64(128), V_RANKS64(192)};
+typedef struct v_expander { vm present; vi perm, load; uint32_t count; } v_expander;
+static inline v_expander v_expander_for(uint32_t m)
+{
+    const vi bit = simde_mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+    v_expander e;
+    e.present = simde_mm256_castsi256_ps(simde_mm256_cmpeq_epi32(simde_mm256_and_si256(simde_mm256_set1_epi32((int32_t)m), bit), bit));
+    e.perm = simde_mm256_srlv_epi32(simde_mm256_set1_epi32((int32_t)v_lane_ranks[m]), simde_mm256_setr_epi32(0, 3, 6, 9, 12, 15, 18, 21));
+    e.count = v_lane_ranks[m] >> 24;
+    e.load = simde_mm256_cmpgt_epi32(simde_mm256_set1_epi32((int32_t)e.count), simde_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    return e;
+}
+/* maskload: a fault-free read of the count floats, then a permute */
+static inline vf v_expand(const v_expander *e, const float *p)
+{
+    return simde_mm256_permutevar8x32_ps(simde_mm256_maskload_ps(p, e->load), e->perm);
+}
+static inline uint32_t v_lanes_named(const uint32_t *idx, uint32_t b)
+{
+    const vi bits = simde_mm256_sllv_epi32(simde_mm256_set1_epi32(1), simde_mm256_sub_epi32(simde_mm256_loadu_si256(idx), simde_mm256_set1_epi32((int32_t)b)));
+    simde__m128i x = simde_mm_or_si128(simde_mm256_castsi256_si128(bits), simde_mm256_extracti128_si256(bits, 1));
+    x = simde_mm_or_si128(x, simde_mm_shuffle_epi32(x, 0x4E));
+    x = simde_mm_or_si128(x, simde_mm_shuffle_epi32(x, 0xB1));
+    return (uint32_t)simde_mm_cvtsi128_si32(x) & 0xFFu;
+}
 #define v_slli_i32(a, n) simde_mm256_slli_epi32(a, n)
 static inline vi v_load_u16(const uint16_t *p) { return simde_mm256_cvtepu16_epi32(simde_mm_loadu_si128(p)); }
 static inline vi v_load_u8(const uint8_t *p) { return simde_mm256_cvtepu8_epi32(simde_mm_loadu_si64(p)); }
