@@ -532,17 +532,22 @@ ALWAYS_INLINE vf load_lanes(const float *p, size_t lanes)
 
 /* The lanes of the block at mesh vertex b that entries [cur, cur + avail)
  * of a sparse list name, as a bit mask (an entry outside the block adds
- * nothing: the sorted ones past it, an unsorted one before it).  b is
- * below 2^32: it is at most the entry that found the block. */
+ * nothing: the sorted ones past it, an unsorted one before it), and in
+ * *count how many of the next W entries fall in the block: the cursor's
+ * step, by a compare rather than the mask's popcount, which would put the
+ * mask's reduction on the loop's dependency chain.  b is below 2^32: it
+ * is at most the entry that found the block. */
 #if W > 4
-static inline uint32_t sparse_lanes(const uint32_t *idx, size_t cur, size_t avail, size_t b)
+static inline uint32_t sparse_lanes(const uint32_t *idx, size_t cur, size_t avail, size_t b, uint32_t *count)
 {
-    if (avail >= W) return v_lanes_named(idx + cur, (uint32_t)b);
-    uint32_t m = 0;
+    if (avail >= W) return v_lanes_named(idx + cur, (uint32_t)b, count);
+    uint32_t m = 0, c = 0;
     for (size_t j = 0; j < avail; ++j) {
         const size_t rel = idx[cur + j] - b;
         m |= (uint32_t)(rel < W) << (rel & (W - 1));
+        c += rel < W;
     }
+    *count = c;
     return m;
 }
 #endif
@@ -613,36 +618,56 @@ static __attribute__((noinline)) int morph_chunk(const kctx *c, const inputs *in
         s->cur = cur;
     }
 #else
-    /* Sparse targets block by block: the lanes a target's entries name get
-     * its deltas by an expanding load, the others keep their bits. */
-    for (uint32_t k = 0; k < p->sparse_count; ++k) {
-        sparse_morph *s = &p->sparse[k];
-        const skin_morph_target *t = s->t;
-        const vf w = v_set1(s->w);
-        const float *d[9] = {0};
+    /* Sparse targets block by block, every target on the block while it
+     * is in registers: the lanes a target's entries name get its deltas by
+     * an expanding load, the others keep their bits.  A block no target
+     * touches jumps to the nearest next entry's block. */
+    const uint32_t ks = p->sparse_count;
+    size_t cur[SKIN_MAX_ACTIVE_MORPH_TARGETS];
+    const float *d[SKIN_MAX_ACTIVE_MORPH_TARGETS][9];
+    int used[9] = {0};
+    for (uint32_t k = 0; k < ks; ++k) {
+        const skin_morph_target *t = p->sparse[k].t;
+        cur[k] = p->sparse[k].cur;
         for (int g = 0; g < 3; ++g)
-            if (skin_morph_group_used(job, t, g))
-                for (int e = 0; e < 3; ++e) d[3 * g + e] = skin_morph_deltas(t, g)[e];
-        size_t cur = s->cur;
-        while (cur < t->count) {
-            const size_t i = t->indices[cur];
-            if (i >= first + n) break;
-            if (i < first) { /* only an unsorted list gets here */
-                ++cur;
-                continue;
+            for (int e = 0; e < 3; ++e) {
+                d[k][3 * g + e] = skin_morph_group_used(job, t, g) ? skin_morph_deltas(t, g)[e] : NULL;
+                used[3 * g + e] |= d[k][3 * g + e] != NULL;
             }
-            const size_t o = (i - first) & ~(size_t)(W - 1);
-            const uint32_t named = sparse_lanes(t->indices, cur, t->count - cur, first + o);
-            const v_expander x = v_expander_for(named);
-            for (int e = 0; e < 9; ++e)
-                if (d[e]) {
-                    const vf a = v_loadu(out[e] + o);
-                    v_storeu(out[e] + o, v_select(x.present, v_fmadd(w, v_expand(&x, d[e] + cur), a), a));
-                }
-            cur += x.count;
-        }
-        s->cur = cur;
     }
+    for (size_t o = 0; o < n;) {
+        vf x[9];
+        for (int e = 0; e < 9; ++e) x[e] = used[e] ? v_loadu(out[e] + o) : v_zero();
+        int touched = 0;
+        for (uint32_t k = 0; k < ks; ++k) {
+            const skin_morph_target *t = p->sparse[k].t;
+            uint32_t count;
+            const uint32_t named = sparse_lanes(t->indices, cur[k], t->count - cur[k], first + o, &count);
+            if (!count) continue;
+            const v_expander ex = v_expander_for(named);
+            const vf w = v_set1(p->sparse[k].w);
+            for (int e = 0; e < 9; ++e)
+                if (d[k][e]) x[e] = v_select(ex.present, v_fmadd(w, v_expand(&ex, d[k][e] + cur[k]), x[e]), x[e]);
+            cur[k] += count;
+            touched = 1;
+        }
+        if (touched) {
+            for (int e = 0; e < 9; ++e)
+                if (used[e]) v_storeu(out[e] + o, x[e]);
+            o += W;
+            continue;
+        }
+        /* No entry here: on to the block of the nearest entry left (an
+         * unsorted list's entry behind the block is passed over). */
+        size_t next = first + n;
+        for (uint32_t k = 0; k < ks; ++k) {
+            const skin_morph_target *t = p->sparse[k].t;
+            while (cur[k] < t->count && t->indices[cur[k]] < first + o) ++cur[k];
+            if (cur[k] < t->count && t->indices[cur[k]] < next) next = t->indices[cur[k]];
+        }
+        o = next - first >= n ? n : (next - first) & ~(size_t)(W - 1);
+    }
+    for (uint32_t k = 0; k < ks; ++k) p->sparse[k].cur = cur[k];
 #endif
     return 1;
 }

@@ -70,9 +70,9 @@ static inline int v_all_eq_i32(vi a, vi b) { return simde_mm512_cmpeq_epi32_mask
 /* Expanding loads, for sparse lists (8 and 16 lanes): with
  * e = v_expander_for(m), m != 0, v_expand(&e, p) gives the lanes set in m
  * p[0], p[1], ... in lane order, and e.present selects those lanes; the
- * others are unspecified; e.count is popcount(m).  Reads only p[0 .. e.count). */
-typedef struct v_expander { vm present; uint32_t count; } v_expander;
-static inline v_expander v_expander_for(uint32_t m) { return (v_expander){(vm)m, (uint32_t)__builtin_popcount(m)}; }
+ * others are unspecified.  Reads only p[0 .. popcount(m)). */
+typedef struct v_expander { vm present; } v_expander;
+static inline v_expander v_expander_for(uint32_t m) { return (v_expander){(vm)m}; }
 static inline vf v_expand(const v_expander *e, const float *p)
 {
 #if defined(SIMDE_X86_AVX512F_NATIVE)
@@ -85,10 +85,13 @@ static inline vf v_expand(const v_expander *e, const float *p)
 #endif
 }
 /* The lanes of the block at vertex b that the W sorted indices at idx
- * name, as a bit mask (see sparse_lanes in kernel.c). */
-static inline uint32_t v_lanes_named(const uint32_t *idx, uint32_t b)
+ * name, as a bit mask, and in *count how many of the indices fall in the
+ * block (see sparse_lanes in kernel.c). */
+static inline uint32_t v_lanes_named(const uint32_t *idx, uint32_t b, uint32_t *count)
 {
-    const vi bits = simde_mm512_sllv_epi32(simde_mm512_set1_epi32(1), simde_mm512_sub_epi32(simde_mm512_loadu_si512(idx), simde_mm512_set1_epi32((int32_t)b)));
+    const vi rel = simde_mm512_sub_epi32(simde_mm512_loadu_si512(idx), simde_mm512_set1_epi32((int32_t)b));
+    *count = (uint32_t)__builtin_popcount(simde_mm512_cmple_epu32_mask(rel, simde_mm512_set1_epi32(15)));
+    const vi bits = simde_mm512_sllv_epi32(simde_mm512_set1_epi32(1), rel);
     const simde__m256i h = simde_mm256_or_si256(simde_mm512_castsi512_si256(bits), simde_mm512_extracti64x4_epi64(bits, 1));
     simde__m128i x = simde_mm_or_si128(simde_mm256_castsi256_si128(h), simde_mm256_extracti128_si256(h, 1));
     x = simde_mm_or_si128(x, simde_mm_shuffle_epi32(x, 0x4E));
@@ -257,15 +260,15 @@ static inline int v_all_eq_i32(vi a, vi b) { return simde_mm256_movemask_epi8(si
 #define V_RANKS16(m) V_RANKS4(m), V_RANKS4((m) + 4), V_RANKS4((m) + 8), V_RANKS4((m) + 12)
 #define V_RANKS64(m) V_RANKS16(m), V_RANKS16((m) + 16), V_RANKS16((m) + 32), V_RANKS16((m) + 48)
 static const uint32_t v_lane_ranks[256] = {V_RANKS64(0), V_RANKS64(64), V_RANKS64(128), V_RANKS64(192)};
-typedef struct v_expander { vm present; vi perm, load; uint32_t count; } v_expander;
+typedef struct v_expander { vm present; vi perm, load; } v_expander;
 static inline v_expander v_expander_for(uint32_t m)
 {
     const vi bit = simde_mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
     v_expander e;
     e.present = simde_mm256_castsi256_ps(simde_mm256_cmpeq_epi32(simde_mm256_and_si256(simde_mm256_set1_epi32((int32_t)m), bit), bit));
     e.perm = simde_mm256_srlv_epi32(simde_mm256_set1_epi32((int32_t)v_lane_ranks[m]), simde_mm256_setr_epi32(0, 3, 6, 9, 12, 15, 18, 21));
-    e.count = v_lane_ranks[m] >> 24;
-    e.load = simde_mm256_cmpgt_epi32(simde_mm256_set1_epi32((int32_t)e.count), simde_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    const int32_t count = (int32_t)(v_lane_ranks[m] >> 24);
+    e.load = simde_mm256_cmpgt_epi32(simde_mm256_set1_epi32(count), simde_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
     return e;
 }
 /* maskload: a fault-free read of the count floats, then a permute */
@@ -273,9 +276,12 @@ static inline vf v_expand(const v_expander *e, const float *p)
 {
     return simde_mm256_permutevar8x32_ps(simde_mm256_maskload_ps(p, e->load), e->perm);
 }
-static inline uint32_t v_lanes_named(const uint32_t *idx, uint32_t b)
+static inline uint32_t v_lanes_named(const uint32_t *idx, uint32_t b, uint32_t *count)
 {
-    const vi bits = simde_mm256_sllv_epi32(simde_mm256_set1_epi32(1), simde_mm256_sub_epi32(simde_mm256_loadu_si256(idx), simde_mm256_set1_epi32((int32_t)b)));
+    const vi rel = simde_mm256_sub_epi32(simde_mm256_loadu_si256(idx), simde_mm256_set1_epi32((int32_t)b));
+    const vi in_block = simde_mm256_cmpeq_epi32(simde_mm256_and_si256(rel, simde_mm256_set1_epi32(~7)), simde_mm256_setzero_si256());
+    *count = (uint32_t)__builtin_popcount((unsigned)simde_mm256_movemask_ps(simde_mm256_castsi256_ps(in_block)));
+    const vi bits = simde_mm256_sllv_epi32(simde_mm256_set1_epi32(1), rel);
     simde__m128i x = simde_mm_or_si128(simde_mm256_castsi256_si128(bits), simde_mm256_extracti128_si256(bits, 1));
     x = simde_mm_or_si128(x, simde_mm_shuffle_epi32(x, 0x4E));
     x = simde_mm_or_si128(x, simde_mm_shuffle_epi32(x, 0xB1));
