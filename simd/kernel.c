@@ -116,23 +116,28 @@ typedef struct inputs {
 
 /* The call's morph targets with a non-zero weight, as morph_chunk reads
  * them: per component, the dense targets' delta streams and weights; the
- * sparse targets, each with `cur`, the first entry of its index list not
- * yet behind the chunks, so a chunk finds its entries without a search. */
+ * sparse targets, each with its delta arrays (NULL: the call does not use
+ * the component, or the target has none) and `cur`, the first entry of
+ * its index list not yet behind the chunks, so a chunk finds its entries
+ * without a search. */
 typedef struct sparse_morph {
     const skin_morph_target *t;
+    const float *d[9];
     float w;
     size_t cur;
 } sparse_morph;
 
 #define MORPH_CHUNK 512
 typedef struct morph_plan {
-    float buf[SKIN_COMPONENTS][MORPH_CHUNK]; /* the chunk morph_chunk made */
-    size_t buf_first;                        /* its first vertex, as the inputs index it */
+    float buf[9][MORPH_CHUNK];          /* the chunk's morphed components */
+    const float *view[SKIN_COMPONENTS]; /* the chunk's attributes: buf's rows, or the inputs' */
+    size_t view_first;                  /* its first vertex, as the inputs index it */
     int dense_any;
     uint32_t dense_count[9];
     const float *dense[9][SKIN_MAX_ACTIVE_MORPH_TARGETS];
     float dense_w[9][SKIN_MAX_ACTIVE_MORPH_TARGETS];
     uint32_t sparse_count;
+    int sparse_used[9]; /* components some sparse target moves */
     sparse_morph sparse[SKIN_MAX_ACTIVE_MORPH_TARGETS];
 } morph_plan;
 
@@ -554,8 +559,9 @@ static inline uint32_t sparse_lanes(const uint32_t *idx, size_t cur, size_t avai
 
 #define MORPH_PREFETCH MORPH_CHUNK
 /* Vertices [v, v+n) of `in` (n a multiple of W, at most MORPH_CHUNK) with
- * the active morph targets added, into out[e][0..n) for the components the
- * call uses (tw is copied).  Per vertex: the dense targets in target order,
+ * the active morph targets added, as p->view: the components a target
+ * moves in p->buf, the others in place; 0 if no target touches the chunk
+ * (view unset).  Per vertex: the dense targets in target order,
  * then the sparse ones in target order.  Component by component, so the
  * dense deltas stream as a separate morph pass would read them (a pass per
  * block, reading every target's streams at once, measured about 2x
@@ -570,7 +576,6 @@ static __attribute__((noinline)) int morph_chunk(const kctx *c, const inputs *in
     const skin_job *job = c->job;
     morph_plan *p = c->morph;
     float (*const out)[MORPH_CHUNK] = p->buf;
-    p->buf_first = v;
     const size_t first = in->origin + v; /* the chunk's first mesh vertex */
     if (!p->dense_any) { /* sparse targets only: most chunks are not touched */
         int touched = 0;
@@ -580,11 +585,14 @@ static __attribute__((noinline)) int morph_chunk(const kctx *c, const inputs *in
         }
         if (!touched) return 0;
     }
+    /* Components no target moves are read in place. */
+    p->view_first = v;
+    for (int e = 0; e < SKIN_COMPONENTS; ++e) p->view[e] = in->a[e] ? in->a[e] + v : NULL;
     /* only a partial block (n == W) can reach past the mesh */
     const size_t left = job->mesh->vertex_count - first, lanes = left < n ? left : W;
     for (int e = 0; e < 9; ++e) {
-        if (!component_used(job, e)) continue;
         const uint32_t count = p->dense_count[e];
+        if (!count && (W > 4 || !p->sparse_used[e])) continue; /* 4 lanes: sparse adds need the copy */
         for (size_t o = 0; o < n; o += W) {
             vf x = v_loadu(in->a[e] + v + o);
             for (uint32_t k = 0; k < count; ++k) {
@@ -594,20 +602,17 @@ static __attribute__((noinline)) int morph_chunk(const kctx *c, const inputs *in
             }
             v_storeu(out[e] + o, x);
         }
+        p->view[e] = out[e];
     }
-    if (job->tangents)
-        for (size_t o = 0; o < n; o += W) v_storeu(out[9] + o, v_loadu(in->a[9] + v + o));
 #if W == 4
     /* Four lanes: entry by entry (the expanding form below measured no
      * faster, its mask and lane loads cost what it saves). */
     for (uint32_t k = 0; k < p->sparse_count; ++k) {
         sparse_morph *s = &p->sparse[k];
         const skin_morph_target *t = s->t;
-        const float w = s->w;
-        const float *d[9] = {0};
-        for (int g = 0; g < 3; ++g)
-            if (skin_morph_group_used(job, t, g))
-                for (int e = 0; e < 3; ++e) d[3 * g + e] = skin_morph_deltas(t, g)[e];
+        const float w = s->w; /* local copies: the adds' stores could alias them */
+        const float *d[9];
+        memcpy(d, s->d, sizeof d);
         size_t cur = s->cur;
         for (; cur < t->count && t->indices[cur] < first + n; ++cur) {
             if (t->indices[cur] < first) continue; /* only an unsorted list gets here */
@@ -620,52 +625,48 @@ static __attribute__((noinline)) int morph_chunk(const kctx *c, const inputs *in
 #else
     /* Sparse targets block by block, every target on the block while it
      * is in registers: the lanes a target's entries name get its deltas by
-     * an expanding load, the others keep their bits.  A block no target
-     * touches jumps to the nearest next entry's block. */
+     * an expanding load, the others keep their bits.  The components come
+     * from the dense pass or the inputs and go to buf, so blocks no target
+     * touches are copied (skipped to the nearest next entry's block). */
+    const float *src[9];
+    for (int e = 0; e < 9; ++e) {
+        src[e] = p->view[e];
+        if (p->sparse_used[e]) p->view[e] = out[e];
+    }
     const uint32_t ks = p->sparse_count;
     size_t cur[SKIN_MAX_ACTIVE_MORPH_TARGETS];
-    const float *d[SKIN_MAX_ACTIVE_MORPH_TARGETS][9];
-    int used[9] = {0};
-    for (uint32_t k = 0; k < ks; ++k) {
-        const skin_morph_target *t = p->sparse[k].t;
-        cur[k] = p->sparse[k].cur;
-        for (int g = 0; g < 3; ++g)
-            for (int e = 0; e < 3; ++e) {
-                d[k][3 * g + e] = skin_morph_group_used(job, t, g) ? skin_morph_deltas(t, g)[e] : NULL;
-                used[3 * g + e] |= d[k][3 * g + e] != NULL;
-            }
-    }
+    for (uint32_t k = 0; k < ks; ++k) cur[k] = p->sparse[k].cur;
     for (size_t o = 0; o < n;) {
         vf x[9];
-        for (int e = 0; e < 9; ++e) x[e] = used[e] ? v_loadu(out[e] + o) : v_zero();
+        for (int e = 0; e < 9; ++e) x[e] = p->sparse_used[e] ? v_loadu(src[e] + o) : v_zero();
         int touched = 0;
         for (uint32_t k = 0; k < ks; ++k) {
-            const skin_morph_target *t = p->sparse[k].t;
+            const sparse_morph *s = &p->sparse[k];
             uint32_t count;
-            const uint32_t named = sparse_lanes(t->indices, cur[k], t->count - cur[k], first + o, &count);
+            const uint32_t named = sparse_lanes(s->t->indices, cur[k], s->t->count - cur[k], first + o, &count);
             if (!count) continue;
             const v_expander ex = v_expander_for(named);
-            const vf w = v_set1(p->sparse[k].w);
+            const vf w = v_set1(s->w);
             for (int e = 0; e < 9; ++e)
-                if (d[k][e]) x[e] = v_select(ex.present, v_fmadd(w, v_expand(&ex, d[k][e] + cur[k]), x[e]), x[e]);
+                if (s->d[e]) x[e] = v_select(ex.present, v_fmadd(w, v_expand(&ex, s->d[e] + cur[k]), x[e]), x[e]);
             cur[k] += count;
             touched = 1;
         }
-        if (touched) {
+        size_t end = o + W;
+        if (!touched) {
+            /* on to the block of the nearest entry left (an unsorted list's
+             * entry behind the block is passed over) */
+            size_t next = first + n;
+            for (uint32_t k = 0; k < ks; ++k) {
+                const skin_morph_target *t = p->sparse[k].t;
+                while (cur[k] < t->count && t->indices[cur[k]] < first + o) ++cur[k];
+                if (cur[k] < t->count && t->indices[cur[k]] < next) next = t->indices[cur[k]];
+            }
+            end = next - first >= n ? n : (next - first) & ~(size_t)(W - 1);
+        }
+        for (; o < end; o += W)
             for (int e = 0; e < 9; ++e)
-                if (used[e]) v_storeu(out[e] + o, x[e]);
-            o += W;
-            continue;
-        }
-        /* No entry here: on to the block of the nearest entry left (an
-         * unsorted list's entry behind the block is passed over). */
-        size_t next = first + n;
-        for (uint32_t k = 0; k < ks; ++k) {
-            const skin_morph_target *t = p->sparse[k].t;
-            while (cur[k] < t->count && t->indices[cur[k]] < first + o) ++cur[k];
-            if (cur[k] < t->count && t->indices[cur[k]] < next) next = t->indices[cur[k]];
-        }
-        o = next - first >= n ? n : (next - first) & ~(size_t)(W - 1);
+                if (p->sparse_used[e]) v_storeu(out[e] + o, touched ? x[e] : v_loadu(src[e] + o));
     }
     for (uint32_t k = 0; k < ks; ++k) p->sparse[k].cur = cur[k];
 #endif
@@ -677,13 +678,20 @@ static __attribute__((noinline)) int morph_chunk(const kctx *c, const inputs *in
 static void morph_plan_init(morph_plan *p, const skin_job *job, size_t v)
 {
     memset(p->dense_count, 0, sizeof p->dense_count);
+    memset(p->sparse_used, 0, sizeof p->sparse_used);
     p->sparse_count = 0;
     p->dense_any = 0;
     for (uint32_t a = 0; a < job->morph_count; ++a) {
         const skin_morph_target *t = &job->mesh->morph_targets[job->morph_index[a]];
         const float w = job->palette->morph_weights[job->morph_index[a]];
         if (t->indices) {
-            p->sparse[p->sparse_count++] = (sparse_morph){t, w, skin_morph_first_at(t, v)};
+            sparse_morph *s = &p->sparse[p->sparse_count++];
+            *s = (sparse_morph){.t = t, .w = w, .cur = skin_morph_first_at(t, v)};
+            for (int g = 0; g < 3; ++g)
+                for (int e = 0; e < 3; ++e) {
+                    s->d[3 * g + e] = skin_morph_group_used(job, t, g) ? skin_morph_deltas(t, g)[e] : NULL;
+                    p->sparse_used[3 * g + e] |= s->d[3 * g + e] != NULL;
+                }
             continue;
         }
         for (int g = 0; g < 3; ++g) {
@@ -978,8 +986,8 @@ ALWAYS_INLINE void blocks(const kctx *c, const inputs *in, size_t v, size_t end,
     size_t at_first = 0;
     inputs chunk_view;
     if (morph) {
-        for (int e = 0; e < SKIN_COMPONENTS; ++e) chunk_view.a[e] = lc->morph->buf[e];
-        at = &chunk_view, at_first = lc->morph->buf_first;
+        for (int e = 0; e < SKIN_COMPONENTS; ++e) chunk_view.a[e] = lc->morph->view[e];
+        at = &chunk_view, at_first = lc->morph->view_first;
     }
     if (out) {
         if (STAGED) stage(lc, lin, v, W, k, st);
