@@ -524,8 +524,6 @@ ALWAYS_INLINE void normalize3(vf *x, vf *y, vf *z)
 
 /* ------------------------------------------------------------------ morph */
 
-static int component_used(const skin_job *job, int e);
-
 /* Up to W floats from p (fewer at the mesh's end), the rest zeros. */
 ALWAYS_INLINE vf load_lanes(const float *p, size_t lanes)
 {
@@ -540,11 +538,12 @@ ALWAYS_INLINE vf load_lanes(const float *p, size_t lanes)
  * nothing: the sorted ones past it, an unsorted one before it), and in
  * *count how many of the next W entries fall in the block: the cursor's
  * step, by a compare rather than the mask's popcount, which would put the
- * mask's reduction on the loop's dependency chain.  b is below 2^32: it
- * is at most the entry that found the block. */
+ * mask's reduction on the loop's dependency chain.  No listed vertex is
+ * at or past 2^32, so neither is a block they touch. */
 #if W > 4
 static inline uint32_t sparse_lanes(const uint32_t *idx, size_t cur, size_t avail, size_t b, uint32_t *count)
 {
+    if (b > UINT32_MAX) return *count = 0, 0;
     if (avail >= W) return v_lanes_named(idx + cur, (uint32_t)b, count);
     uint32_t m = 0, c = 0;
     for (size_t j = 0; j < avail; ++j) {
