@@ -302,7 +302,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     switch (brk) {
     case B_RANGE_PAST: first = vc + 1 + fz_u8(&hdr), count = 0, range_ok = 0; break;
-    case B_RANGE_WRAP: first = 1 + fz_u8(&hdr) % (vc + 1), count = SIZE_MAX - first + 2, range_ok = 0; break;
+    case B_RANGE_WRAP: /* first + count wraps to 1 (first >= 2 keeps count nonzero) */
+        first = 2 + fz_u8(&hdr) % (vc + 1), count = SIZE_MAX - first + 2, range_ok = 0; break;
     case B_RANGE_SIZE_MAX: count = SIZE_MAX, range_ok = 0; break;
     case B_RANGE_FIRST_MAX: first = SIZE_MAX, count = 1, range_ok = 0; break;
     default: break;
