@@ -13,7 +13,15 @@ jobs=$(nproc)
 # missing Vulkan device is a failure, not a skip.
 if [ -n "${CI:-}" ]; then export CI; fi
 
-passed=0 failed=0 skipped=0 report=()
+passed=0 failed=0 skipped=0 report=() failures=()
+
+# test_output DIR TEST: what TEST printed in the last ctest run in DIR.
+test_output() {
+  awk -v t="$2" '$0 ~ "^[0-9]+/[0-9]+ Test: " && $NF == t { want = 1; next }
+    want && $0 == "<end of output>" { exit }
+    want && seen { print; next }
+    want && /^-+$/ { seen = 1 }' "$1/Testing/Temporary/LastTest.log" 2>/dev/null
+}
 
 # config NAME "CTEST ARGS" CMAKE ARGS...
 config() {
@@ -46,6 +54,14 @@ config() {
     bad=1 # ctest itself failed without a summary
   fi
   passed=$((passed + total - bad - skip)) failed=$((failed + bad)) skipped=$((skipped + skip))
+  # The end of each failing test's output is repeated at the end of the run,
+  # where a truncated CI log still shows it.
+  local t
+  while read -r t; do
+    failures+=("--- $name: $t (the end of its output)")
+    mapfile -t -O "${#failures[@]}" failures < <(test_output "$dir" "$t" | tail -n 30)
+  done < <(printf '%s\n' "$out" | awk '/^The following tests FAILED:/ { on = 1; next }
+                                      on && /^[[:space:]]+[0-9]+ - / { print $3; next } { on = 0 }')
   report+=("$name: $((total - bad - skip)) passed, $bad failed, $skip skipped ($((SECONDS - t0)) s)")
 }
 
@@ -108,6 +124,7 @@ config aarch64 "" -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_TOOLCHAIN_FILE="$root/cmake/aarch64-linux-gnu.cmake" -DSKIN_VULKAN=OFF "${lean[@]}"
 
 echo
+if [ ${#failures[@]} -gt 0 ]; then printf '%s\n' "${failures[@]}"; echo; fi
 printf '  %s\n' "${report[@]}"
 echo "  total $((SECONDS - start)) s; $skipped tests skipped themselves (not counted)"
 echo "run-tests: $passed passed, $failed failed"
