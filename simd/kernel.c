@@ -603,6 +603,7 @@ static __attribute__((noinline)) int morph_chunk(const kctx *c, const inputs *in
         }
         p->view[e] = out[e];
     }
+    if (!p->sparse_count) return 1;
 #if W == 4
     /* Four lanes: entry by entry (the expanding form below measured no
      * faster, its mask and lane loads cost what it saves). */
@@ -683,25 +684,24 @@ static void morph_plan_init(morph_plan *p, const skin_job *job, size_t v)
     for (uint32_t a = 0; a < job->morph_count; ++a) {
         const skin_morph_target *t = &job->mesh->morph_targets[job->morph_index[a]];
         const float w = job->palette->morph_weights[job->morph_index[a]];
+        const float *d[9]; /* NULL: the call does not use the component, or the target has none */
+        for (int g = 0; g < 3; ++g)
+            for (int e = 0; e < 3; ++e)
+                d[3 * g + e] = skin_morph_group_used(job, t, g) ? skin_morph_deltas(t, g)[e] : NULL;
         if (t->indices) {
             sparse_morph *s = &p->sparse[p->sparse_count++];
             *s = (sparse_morph){.t = t, .w = w, .cur = skin_morph_first_at(t, v)};
-            for (int g = 0; g < 3; ++g)
-                for (int e = 0; e < 3; ++e) {
-                    s->d[3 * g + e] = skin_morph_group_used(job, t, g) ? skin_morph_deltas(t, g)[e] : NULL;
-                    p->sparse_used[3 * g + e] |= s->d[3 * g + e] != NULL;
-                }
-            continue;
+            memcpy(s->d, d, sizeof d);
         }
-        for (int g = 0; g < 3; ++g) {
-            if (!skin_morph_group_used(job, t, g)) continue;
-            const float *const *d = skin_morph_deltas(t, g);
-            p->dense_any = 1;
-            for (int e = 0; e < 3; ++e) {
-                const uint32_t i = p->dense_count[3 * g + e]++;
-                p->dense[3 * g + e][i] = d[e];
-                p->dense_w[3 * g + e][i] = w;
+        for (int e = 0; e < 9; ++e) {
+            if (!d[e]) continue;
+            if (t->indices) {
+                p->sparse_used[e] = 1;
+                continue;
             }
+            const uint32_t i = p->dense_count[e]++;
+            p->dense[e][i] = d[e], p->dense_w[e][i] = w;
+            p->dense_any = 1;
         }
     }
 }
