@@ -3,8 +3,9 @@
  * first and skinning the morphed mesh (two passes), bit-identical under any
  * split and thread count, and every bad morph input with its own status.
  * Dense and sparse targets with position, normal and tangent deltas; 0, 1,
- * 8 and 10 active targets; weights 0, negative and above 1; sparse lists
- * touching blocks partly, the last vertex, or nothing. */
+ * 8, 10 and 13 active targets (up to 10 dense on one component); weights
+ * 0, negative and above 1; sparse lists touching blocks partly, the last
+ * vertex, or nothing. */
 #include "check.h"
 #include "rig.h"
 #include "skin/skin.h"
@@ -242,6 +243,38 @@ static void test_against_reference_and_two_pass(rig *r, morphs *m, skin_isa isa)
 }
 
 /* Random split points, single vertices and threads give the bits of one call. */
+/* More dense targets on a component than the kernels add in one sweep of
+ * a chunk (four): 13 copies of the dense targets put 10 on each position
+ * component, 8 on the normals' and 5 on the tangents'. */
+static void test_many_dense(rig *r, morphs *m, skin_isa isa)
+{
+    enum { COPIES = 13 };
+    skin_morph_target t[COPIES];
+    float w[COPIES];
+    for (int k = 0; k < COPIES; ++k) t[k] = m->t[k % DENSE], w[k] = (k % 2 ? -0.1f : 0.1f) * (float)(k + 1);
+    skin_mesh_desc mesh = r->mesh;
+    mesh.morph_target_count = COPIES, mesh.morph_targets = t;
+    skin_palette pal = r->palette;
+    pal.morph_weights = w;
+    outbuf want, got;
+    outbuf_init(&want), outbuf_init(&got);
+    const size_t ranges[2][2] = {{5, N - 9}, {0, N}}; /* partial blocks inside, and at the mesh's end */
+    for (int method = SKIN_LBS; method <= SKIN_DQS; ++method)
+        for (int k = 0; k < 2; ++k) {
+            const size_t first = ranges[k][0], count = ranges[k][1];
+            outbuf_clear(&want), outbuf_clear(&got);
+            skin_output ow = soa_output(&want, 3), og = soa_output(&got, 3);
+            CHECK_STATUS(skin_set_isa(SKIN_ISA_SCALAR), SKIN_OK);
+            CHECK_STATUS(skin_mesh(&mesh, &pal, (skin_method)method, &ow, first, count), SKIN_OK);
+            CHECK_STATUS(skin_set_isa(isa), SKIN_OK);
+            CHECK_STATUS(skin_mesh(&mesh, &pal, (skin_method)method, &og, first, count), SKIN_OK);
+            const double e = max_rel_error(&want, &got, 3, first, first + count);
+            CHECK(e <= 1e-5);
+            worst_ref = fmax(worst_ref, e);
+        }
+    outbuf_free(&want), outbuf_free(&got);
+}
+
 static void test_splits(rig *r)
 {
     outbuf whole, part;
@@ -391,6 +424,7 @@ int main(void)
     CHECK_STATUS(skin_validate(&r.mesh, r.palette.joint_count, NULL), SKIN_OK);
 
     test_against_reference_and_two_pass(&r, &m, isa);
+    test_many_dense(&r, &m, isa);
     printf("largest relative error: vs the reference %.3g, vs morph-then-skin %.3g\n", worst_ref, worst_two);
     test_splits(&r);
     test_bad_input(&r, &m);
