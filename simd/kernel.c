@@ -617,14 +617,15 @@ static __attribute__((noinline)) int morph_chunk(const kctx *c, const inputs *in
         do {
             const float *const *d = &p->dense[e][k];
             const float *w = &p->dense_w[e][k];
-            switch (count - k) {
+            const uint32_t g = count - k < DENSE_GROUP ? count - k : DENSE_GROUP;
+            switch (g) { /* each group size its own unrolled loop */
             case 0: dense_sweep(src, d, w, first, n, lanes, out[e], 0); break;
             case 1: dense_sweep(src, d, w, first, n, lanes, out[e], 1); break;
             case 2: dense_sweep(src, d, w, first, n, lanes, out[e], 2); break;
             case 3: dense_sweep(src, d, w, first, n, lanes, out[e], 3); break;
             default: dense_sweep(src, d, w, first, n, lanes, out[e], DENSE_GROUP); break;
             }
-            src = out[e], k += count - k < DENSE_GROUP ? count - k : DENSE_GROUP;
+            src = out[e], k += g;
         } while (k < count);
         p->view[e] = out[e];
     }
@@ -717,13 +718,11 @@ static void morph_plan_init(morph_plan *p, const skin_job *job, size_t v)
             sparse_morph *s = &p->sparse[p->sparse_count++];
             *s = (sparse_morph){.t = t, .w = w, .cur = skin_morph_first_at(t, v)};
             memcpy(s->d, d, sizeof d);
+            for (int e = 0; e < 9; ++e) p->sparse_used[e] |= d[e] != NULL;
+            continue;
         }
         for (int e = 0; e < 9; ++e) {
             if (!d[e]) continue;
-            if (t->indices) {
-                p->sparse_used[e] = 1;
-                continue;
-            }
             const uint32_t i = p->dense_count[e]++;
             p->dense[e][i] = d[e], p->dense_w[e][i] = w;
             p->dense_any = 1;

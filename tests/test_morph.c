@@ -242,7 +242,6 @@ static void test_against_reference_and_two_pass(rig *r, morphs *m, skin_isa isa)
     outbuf_free(&want), outbuf_free(&got), outbuf_free(&two);
 }
 
-/* Random split points, single vertices and threads give the bits of one call. */
 /* More dense targets on a component than the kernels add in one sweep of
  * a chunk (four): 13 copies of the dense targets put 10 on each position
  * component, 8 on the normals' and 5 on the tangents'. */
@@ -275,6 +274,7 @@ static void test_many_dense(rig *r, morphs *m, skin_isa isa)
     outbuf_free(&want), outbuf_free(&got);
 }
 
+/* Random split points, single vertices and threads give the bits of one call. */
 static void test_splits(rig *r)
 {
     outbuf whole, part;
