@@ -153,9 +153,11 @@ typedef struct kctx {
 
 /* Influences of up to STAGE vertices, converted once by stage() from the
  * mesh's formats: joints clamped to the palette, their byte offsets into
- * the 3x4 palette (48 j), and float weights (wp[i]: the stream itself when
- * it holds floats, else w[i]).  The block code then reads one format
- * only, from memory, with no branch on the format. */
+ * the palette (48 j for 3x4 matrices, 32 j for dual quaternions), and
+ * float weights (wp[i]: the stream itself when it holds floats, else
+ * w[i]); for DQS, the byte offsets of the pivots' dual quaternions, so
+ * the pivot's choice is off the blocks' dependency chains.  The block code
+ * then reads one format only, from memory, with no branch on the format. */
 #define STAGE 64
 #define STAGED (W <= 8) /* see influences */
 typedef struct staged {
@@ -163,7 +165,22 @@ typedef struct staged {
     int32_t off[SKIN_MAX_INFLUENCES][STAGE];
     float w[SKIN_MAX_INFLUENCES][STAGE];
     const float *wp[SKIN_MAX_INFLUENCES];
+    int32_t pivot_off[STAGE];
 } staged;
+
+/* DQS's pivot: per lane, the slot with the largest weight, the first one
+ * on ties (a NaN weight never wins); its joints. */
+ALWAYS_INLINE vi pivot_joints(const vi *j, const vf *w, uint32_t k)
+{
+    vi pj = j[0];
+    vf pw = w[0];
+    UNROLL for (uint32_t i = 1; i < k; ++i) {
+        const vm gt = v_lt(pw, w[i]);
+        pw = v_select(gt, w[i], pw);
+        pj = v_select_i32(gt, j[i], pj);
+    }
+    return pj;
+}
 
 /* Slot i's joints of vertices v .. v+W-1, clamped to the palette, and
  * their weights as floats. */
@@ -193,7 +210,8 @@ ALWAYS_INLINE void stage_slots(const kctx *c, const inputs *in, size_t v, size_t
         for (size_t o = 0; o < n; o += W) {
             const vi j = load_joints(c, in, i, v + o);
             v_store_i32(&st->j[i][o], j);
-            v_store_i32(&st->off[i][o], v_slli_i32(v_add_i32(j, v_add_i32(j, j)), 4));
+            const vi off = c->dq.base ? v_slli_i32(j, 5) : v_slli_i32(v_add_i32(j, v_add_i32(j, j)), 4);
+            v_store_i32(&st->off[i][o], off);
         }
         if (c->weight_format == SKIN_WEIGHT_F32) {
             st->wp[i] = (const float *)in->weights[i] + v;
@@ -201,6 +219,13 @@ ALWAYS_INLINE void stage_slots(const kctx *c, const inputs *in, size_t v, size_t
             for (size_t o = 0; o < n; o += W) v_storeu(&st->w[i][o], load_weights(c, in, i, v + o));
             st->wp[i] = st->w[i];
         }
+    }
+    if (W != 4 || !c->dq.base || k < 2) return; /* only dq_blend_lanes reads them */
+    for (size_t o = 0; o < n; o += W) {
+        vi j[SKIN_MAX_INFLUENCES];
+        vf w[SKIN_MAX_INFLUENCES];
+        for (uint32_t i = 0; i < k; ++i) j[i] = v_loadu_i32(&st->j[i][o]), w[i] = v_loadu(st->wp[i] + o);
+        v_store_i32(&st->pivot_off[o], v_slli_i32(pivot_joints(j, w, k), 5));
     }
 }
 
@@ -232,6 +257,7 @@ typedef struct influences {
 ALWAYS_INLINE const int32_t *lane_joints(const influences *f, uint32_t i) { return &f->st->j[i][f->o]; }
 ALWAYS_INLINE int32_t lane_offset(const influences *f, uint32_t i, int l) { return f->st->off[i][f->o + (size_t)l]; }
 ALWAYS_INLINE const float *lane_weights(const influences *f, uint32_t i) { return f->st->wp[i] + f->o; }
+ALWAYS_INLINE int32_t lane_pivot_offset(const influences *f, int l) { return f->st->pivot_off[f->o + (size_t)l]; }
 
 ALWAYS_INLINE void load_influences(const kctx *c, const inputs *in, size_t v, const staged *st, size_t o,
                                    influences *f, const uint32_t k, const int kind)
@@ -429,6 +455,58 @@ ALWAYS_INLINE vf dot4(const vf *a, const vf *b)
     return v_fmadd(a[0], b[0], v_fmadd(a[1], b[1], v_fmadd(a[2], b[2], v_mul(a[3], b[3]))));
 }
 
+/* A real part's dot with the pivot's, whose sign is all DQS needs: summed
+ * pairwise, as the 4-lane row path sums its transposed products (unfused,
+ * so every kind of an ISA gets the same bits). */
+ALWAYS_INLINE vf sign_dot(const vf *q, const vf *p)
+{
+    return v_add(v_add(v_mul(q[0], p[0]), v_mul(q[1], p[1])), v_add(v_mul(q[2], p[2]), v_mul(q[3], p[3])));
+}
+
+#if W == 4
+/* DQS on the row path with 4 lanes, in two passes over the block's dual
+ * quaternions.  Signs: each
+ * lane's real part times the lane's pivot, transposed over the lanes,
+ * gives sign_dot's products, so the signs cost no transpose of their own.
+ * Blend: each lane's real and dual parts are blended in the lane's own
+ * registers by a lane of the signed weights, as blend_lanes does for LBS,
+ * and transposed once per block.  Per component these are the same
+ * multiply-adds, in slot order, as the SoA form.  ws[i]: slot i's signed
+ * weights. */
+ALWAYS_INLINE void dq_blend_lanes(const source *s, const influences *f, vf *b, vf *ws, const uint32_t k)
+{
+    const char *base = (const char *)s->base;
+#define DQ_AT(i, l) ((const float *)(base + lane_offset(f, i, l)))
+    UNROLL for (uint32_t i = 0; i < k; ++i) ws[i] = f->w[i];
+    if (k > 1) {
+        vf pivot[W];
+        UNROLL for (int l = 0; l < W; ++l) pivot[l] = v_loadu((const float *)(base + lane_pivot_offset(f, l)));
+        UNROLL for (uint32_t i = 0; i < k; ++i) {
+            vf t[W];
+            UNROLL for (int l = 0; l < W; ++l) t[l] = v_mul(v_loadu(DQ_AT(i, l)), pivot[l]);
+            v_transpose4(&t[0], &t[1], &t[2], &t[3]);
+            ws[i] = v_neg_if(v_lt(v_add(v_add(t[0], t[1]), v_add(t[2], t[3])), v_zero()), ws[i]);
+        }
+    }
+    /* reload, rather than let the compiler keep the first pass's loads in
+     * registers it does not have (spilled, they cost a store each) */
+    __asm__ volatile("" ::: "memory");
+    vf real[W], dual[W];
+    UNROLL for (int l = 0; l < W; ++l) {
+        vf r = v_mul_lane(v_loadu(DQ_AT(0, l)), ws[0], l), d = v_mul_lane(v_loadu(DQ_AT(0, l) + 4), ws[0], l);
+        UNROLL for (uint32_t i = 1; i < k; ++i) {
+            r = v_fmadd_lane(r, v_loadu(DQ_AT(i, l)), ws[i], l);
+            d = v_fmadd_lane(d, v_loadu(DQ_AT(i, l) + 4), ws[i], l);
+        }
+        real[l] = r, dual[l] = d;
+    }
+#undef DQ_AT
+    v_transpose4(&real[0], &real[1], &real[2], &real[3]);
+    v_transpose4(&dual[0], &dual[1], &dual[2], &dual[3]);
+    UNROLL for (int e = 0; e < 4; ++e) b[e] = real[e], b[4 + e] = dual[e];
+}
+#endif
+
 ALWAYS_INLINE vf cross_x(vf ay, vf az, vf by, vf bz) { return v_sub(v_mul(ay, bz), v_mul(az, by)); }
 
 /* Blends the dual quaternions and turns the result into m (and, with
@@ -437,34 +515,34 @@ ALWAYS_INLINE int dqs(const kctx *c, const influences *f, vf *m, vf *nm, const u
 {
     vf b[8], s[3] = {v_zero(), v_zero(), v_zero()}; /* s: only with scales */
     const int use_sc = c->sc.base != NULL;
-    /* The pivot: per lane, the slot with the largest weight, the first one
-     * on ties (a NaN weight never wins). */
-    vi pj = f->j[0];
-    vf pw = f->w[0];
-    UNROLL for (uint32_t i = 1; i < k; ++i) {
-        const vm gt = v_lt(pw, f->w[i]);
-        pw = v_select(gt, f->w[i], pw);
-        pj = v_select_i32(gt, f->j[i], pj);
-    }
     /* the pivot's joint differs between lanes even in a uniform block */
     const int pkind = kind == FETCH_UNIFORM ? FETCH_ROWS : kind;
     int32_t pjl[W];
-    if (!IS_TABLE(pkind)) v_store_i32(pjl, pj);
-    vf pivot[4], ws[SKIN_MAX_INFLUENCES];
-    if (k > 1) fetch4(&c->dq, pj, pjl, 0, pivot, pkind);
     /* Each real part's sign against the pivot's flips its weight
      * (antipodality). */
-    UNROLL for (uint32_t i = 0; i < k; ++i) {
-        vf q[8];
-        fetch4(&c->dq, f->j[i], lane_joints(f, i), 0, q, kind);
-        ws[i] = k > 1 ? v_neg_if(v_lt(dot4(q, pivot), v_zero()), f->w[i]) : f->w[i];
-        UNROLL for (int e = 0; e < 4; ++e) b[e] = madd(ws[i], q[e], b[e], i);
-        if (!IS_TABLE(kind)) {
-            fetch4(&c->dq, f->j[i], lane_joints(f, i), 1, q + 4, kind);
-            UNROLL for (int e = 4; e < 8; ++e) b[e] = madd(ws[i], q[e], b[e], i);
+    vf ws[SKIN_MAX_INFLUENCES];
+#if W == 4
+    if (kind == FETCH_ROWS) {
+        dq_blend_lanes(&c->dq, f, b, ws, k);
+    } else
+#endif
+    {
+        const vi pj = pivot_joints(f->j, f->w, k);
+        if (!IS_TABLE(pkind)) v_store_i32(pjl, pj);
+        vf pivot[4];
+        if (k > 1) fetch4(&c->dq, pj, pjl, 0, pivot, pkind);
+        UNROLL for (uint32_t i = 0; i < k; ++i) {
+            vf q[8];
+            fetch4(&c->dq, f->j[i], lane_joints(f, i), 0, q, kind);
+            ws[i] = k > 1 ? v_neg_if(v_lt(sign_dot(q, pivot), v_zero()), f->w[i]) : f->w[i];
+            UNROLL for (int e = 0; e < 4; ++e) b[e] = madd(ws[i], q[e], b[e], i);
+            if (!IS_TABLE(kind)) {
+                fetch4(&c->dq, f->j[i], lane_joints(f, i), 1, q + 4, kind);
+                UNROLL for (int e = 4; e < 8; ++e) b[e] = madd(ws[i], q[e], b[e], i);
+            }
         }
+        if (IS_TABLE(kind)) blend_table(&c->dq, f->j, ws, 4, 4, b + 4, k, kind);
     }
-    if (IS_TABLE(kind)) blend_table(&c->dq, f->j, ws, 4, 4, b + 4, k, kind);
     if (use_sc) {
         if (IS_TABLE(kind)) {
             blend_table(&c->sc, f->j, f->w, 0, 3, s, k, kind);
@@ -477,6 +555,8 @@ ALWAYS_INLINE int dqs(const kctx *c, const influences *f, vf *m, vf *nm, const u
     vf n2 = dot4(b, b);
     vm small = v_lt(n2, v_set1(SKIN_DQS_MIN_NORM * SKIN_DQS_MIN_NORM));
     if (v_any(small)) { /* rare: fall back to the pivot's own transform */
+        const vi pj = pivot_joints(f->j, f->w, k);
+        if (!IS_TABLE(pkind)) v_store_i32(pjl, pj);
         vf q[8];
         fetch4(&c->dq, pj, pjl, 0, q, pkind);
         fetch4(&c->dq, pj, pjl, 1, q + 4, pkind);

@@ -447,10 +447,17 @@ static inline vf v_pack3(const vf *o, const int m)
 #error "SKIN_W must be 4, 8 or 16"
 #endif
 
+/* -a where m is set (the sign bit flipped), else a. */
 #if SKIN_W == 16
-static inline vf v_neg_if(vm m, vf a) { return simde_mm512_mask_sub_ps(a, m, v_zero(), a); }
+static inline vf v_neg_if(vm m, vf a)
+{
+    const simde__m512i x = simde_mm512_castps_si512(a);
+    return simde_mm512_castsi512_ps(simde_mm512_mask_xor_epi32(x, m, x, simde_mm512_set1_epi32(INT32_MIN)));
+}
+#elif SKIN_W == 8
+static inline vf v_neg_if(vm m, vf a) { return simde_mm256_xor_ps(a, simde_mm256_and_ps(m, v_set1(-0.0f))); }
 #else
-static inline vf v_neg_if(vm m, vf a) { return v_select(m, v_sub(v_zero(), a), a); }
+static inline vf v_neg_if(vm m, vf a) { return simde_mm_xor_ps(a, simde_mm_and_ps(m, v_set1(-0.0f))); }
 #endif
 
 /* In-lane 4x4 transpose: in each 128-bit lane, rows a..d become columns. */
