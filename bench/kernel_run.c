@@ -2,9 +2,11 @@
  * quick A/B timings.  Skins the random 64-joint rig (or the coherent rig)
  * with u8 joints and f32 weights into the 40-byte interleaved p+n+t vertex,
  * REPS times, and prints the best ns/vertex.
- *   skin-kernel-run [lbs|dqs|baseline] [vertices] [influences] [coherent] [reps] [morph]
+ *   skin-kernel-run [lbs|dqs|baseline] [vertices] [influences] [coherent] [reps] [morph] [format]
  * morph: dense or sparse (8 targets, position and normal deltas; sparse on
- * 10% of the vertices, see rig_morph_targets) or none.
+ * 10% of the vertices, see rig_morph_targets) or none.  format: the
+ * normals' and tangents' format, f32 (default), snorm16 or 1010102 (a
+ * tight vertex of 28 or 20 bytes; skin only).
  * The ISA is skin's choice or SKIN_ISA; the baseline is the build of that
  * ISA's tier.  Under callgrind use reps 1: the kernel's share of the
  * instruction count is in the functions named blocks_*, stage* and
@@ -34,11 +36,16 @@ int main(int argc, char **argv)
     const int coherent = argc > 4 && strcmp(argv[4], "coherent") == 0;
     const int reps = argc > 5 ? atoi(argv[5]) : 20;
     const char *morph = argc > 6 ? argv[6] : "none";
+    const char *format = argc > 7 ? argv[7] : "f32";
+    const skin_vector_format vf = !strcmp(format, "snorm16")   ? SKIN_VECTOR_SNORM16
+                                  : !strcmp(format, "1010102") ? SKIN_VECTOR_1010102
+                                                               : SKIN_VECTOR_F32;
     const int base = strcmp(method, "baseline") == 0;
     if ((!base && strcmp(method, "lbs") != 0 && strcmp(method, "dqs") != 0) || n == 0 || k < 1 ||
-        k > SKIN_MAX_INFLUENCES || reps < 1 || (strcmp(morph, "none") && strcmp(morph, "dense") && strcmp(morph, "sparse"))) {
+        k > SKIN_MAX_INFLUENCES || reps < 1 || (strcmp(morph, "none") && strcmp(morph, "dense") && strcmp(morph, "sparse")) ||
+        (vf == SKIN_VECTOR_F32 && strcmp(format, "f32")) || (base && vf != SKIN_VECTOR_F32)) {
         fprintf(stderr, "usage: skin-kernel-run [lbs|dqs|baseline] [vertices] [influences 1-8] [random|coherent] [reps] "
-                        "[none|dense|sparse]\n");
+                        "[none|dense|sparse] [f32|snorm16|1010102]\n");
         return 2;
     }
     rig r;
@@ -56,8 +63,12 @@ int main(int argc, char **argv)
     const baseline_fn run_baseline = baseline_for(skin_get_isa());
     if (!out || baseline_palette_init(&bp, r.matrices, 64) != 0 || (base && !run_baseline))
         return fprintf(stderr, "out of memory, or no baseline for this ISA\n"), 1;
-    const skin_output so = {.layout = SKIN_LAYOUT_STRIDED, .position = out, .position_stride = 40,
-                            .normal = out + 3, .normal_stride = 40, .tangent = out + 6, .tangent_stride = 40};
+    const size_t vbytes = vf == SKIN_VECTOR_SNORM16 ? 8 : 4, stride = vf == SKIN_VECTOR_F32 ? 40 : 12 + 2 * vbytes;
+    const skin_output so = {.layout = SKIN_LAYOUT_STRIDED, .position = out, .position_stride = stride,
+                            .normal = (float *)((char *)out + 12), .normal_stride = stride,
+                            .tangent = (float *)((char *)out + 12 + (vf == SKIN_VECTOR_F32 ? 12 : vbytes)),
+                            .tangent_stride = stride,
+                            .vector_format = vf};
     double best = 1e300;
     for (int i = 0; i < reps; ++i) {
         const double t0 = now_ns();
@@ -68,8 +79,8 @@ int main(int argc, char **argv)
         const double t = now_ns() - t0;
         if (t < best) best = t;
     }
-    printf("%s %s %zu vertices, %u influences, %s rig, morph %s: %.3f ns/vertex (best of %d)\n", method,
-           skin_isa_name(skin_get_isa()), n, k, coherent ? "coherent" : "random", morph, best / (double)n, reps);
+    printf("%s %s %zu vertices, %u influences, %s rig, morph %s, %s: %.3f ns/vertex (best of %d)\n", method,
+           skin_isa_name(skin_get_isa()), n, k, coherent ? "coherent" : "random", morph, format, best / (double)n, reps);
     rig_morphs_free(&morphs);
     baseline_palette_free(&bp);
     free(out);
