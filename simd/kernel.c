@@ -907,8 +907,11 @@ ALWAYS_INLINE int pack_vectors(skin_vector_format format, const vf *o, int e0, v
     const int is_1010102 = format == SKIN_VECTOR_1010102;
     vi q[4];
     UNROLL for (int c = 0; c < 4; ++c) {
-        vf x = c < 3 ? o[e0 + c] : e0 == 6 ? o[9] : v_zero();
-        x = v_max(v_min(x, one), minus_one);
+        if (c == 3 && e0 == 3) { /* a normal's w */
+            q[c] = v_set1_i32(0);
+            continue;
+        }
+        const vf x = v_max(v_min(o[e0 + c], one), minus_one); /* a tangent's w is o[9] */
         q[c] = v_round_i32(v_mul(x, v_set1(is_1010102 ? (c < 3 ? 511.0f : 1.0f) : 32767.0f)));
     }
     if (is_1010102) {
@@ -923,17 +926,17 @@ ALWAYS_INLINE int pack_vectors(skin_vector_format format, const vf *o, int e0, v
     return 2;
 }
 
-/* The words of a packed vertex held as SoA components: position x y z, the
- * normal's words, the tangent's words; returns how many. */
-ALWAYS_INLINE int packed_words(const skin_job *job, const vf *o, vf *c)
+/* The words of a packed vertex with a normal, and a tangent if asked,
+ * held as SoA components: position x y z, the normal's words, the
+ * tangent's words; returns how many. */
+ALWAYS_INLINE int packed_words(const skin_vector_format format, const int tangents, const vf *o, vf *c)
 {
     int d = 3;
     vi w[2];
     c[0] = o[0], c[1] = o[1], c[2] = o[2];
-    if (job->normals)
-        for (int i = 0, n = pack_vectors(job->vector_format, o, 3, w); i < n; ++i) c[d++] = v_as_float(w[i]);
-    if (job->tangents)
-        for (int i = 0, n = pack_vectors(job->vector_format, o, 6, w); i < n; ++i) c[d++] = v_as_float(w[i]);
+    UNROLL for (int i = 0, n = pack_vectors(format, o, 3, w); i < n; ++i) c[d++] = v_as_float(w[i]);
+    if (tangents)
+        UNROLL for (int i = 0, n = pack_vectors(format, o, 6, w); i < n; ++i) c[d++] = v_as_float(w[i]);
     return d;
 }
 
@@ -953,11 +956,12 @@ static int tight_packed_words(const skin_job *job)
  * transposed so each lane's group is one 128-bit chunk, stored whole (or
  * its first 1..3 words): two or three stores a vertex, no byte written
  * twice. */
-ALWAYS_INLINE void store_tight_packed(const skin_job *job, const vf *o, size_t v, const int words)
+ALWAYS_INLINE void store_tight_packed(const skin_job *job, const vf *o, size_t v, const skin_vector_format format,
+                                      const int tangents)
 {
     vf c[8];
     UNROLL for (int i = 0; i < 8; ++i) c[i] = v_zero();
-    packed_words(job, o, c); /* fills `words` of them */
+    const int words = packed_words(format, tangents, o, c);
     char *dst = job->dst[0] + v * job->dst_stride[0];
     const size_t stride = job->dst_stride[0];
     UNROLL for (int g = 0; g < words; g += 4) {
@@ -1025,12 +1029,17 @@ ALWAYS_INLINE void store_block(const skin_job *job, writer *wr, const vf *o, siz
         }
     if (wr->packed == 10) { /* the common vertex first */
         store_packed(job, stream, o, v, 10);
-    } else if (wr->tight == 4) {
-        store_tight_packed(job, o, v, 4);
-    } else if (wr->tight == 5) {
-        store_tight_packed(job, o, v, 5);
-    } else if (wr->tight == 7) {
-        store_tight_packed(job, o, v, 7);
+    } else if (wr->tight) { /* each case its own code, every branch on the format folded */
+        if (job->vector_format == SKIN_VECTOR_SNORM16) {
+            if (job->tangents)
+                store_tight_packed(job, o, v, SKIN_VECTOR_SNORM16, 1);
+            else
+                store_tight_packed(job, o, v, SKIN_VECTOR_SNORM16, 0);
+        } else if (job->tangents) {
+            store_tight_packed(job, o, v, SKIN_VECTOR_1010102, 1);
+        } else {
+            store_tight_packed(job, o, v, SKIN_VECTOR_1010102, 0);
+        }
     } else if (wr->packed == 6) {
         store_packed(job, stream, o, v, 6);
     } else if (wr->packed == 3) {
