@@ -59,6 +59,14 @@ ALWAYS_INLINE vf table_fetch(const source *s, vi j, int e, const int kind)
 }
 #endif
 
+/* The 4 floats at each lane's r[l], as 4 SoA components. */
+ALWAYS_INLINE void transpose_rows(const float *const *r, vf out[4])
+{
+    vf a = v_rows(r, 0), b = v_rows(r, 1), c = v_rows(r, 2), d = v_rows(r, 3);
+    v_transpose4(&a, &b, &c, &d);
+    out[0] = a, out[1] = b, out[2] = c, out[3] = d;
+}
+
 /* Components 4*row .. 4*row+3 of every lane's joint. */
 ALWAYS_INLINE void fetch4(const source *s, vi j, const int32_t *jl, int row, vf out[4], const int kind)
 {
@@ -73,9 +81,16 @@ ALWAYS_INLINE void fetch4(const source *s, vi j, const int32_t *jl, int row, vf 
     }
     const float *r[W];
     for (int l = 0; l < W; ++l) r[l] = s->base + (size_t)jl[l] * s->stride + 4 * row;
-    vf a = v_rows(r, 0), b = v_rows(r, 1), c = v_rows(r, 2), d = v_rows(r, 3);
-    v_transpose4(&a, &b, &c, &d);
-    out[0] = a, out[1] = b, out[2] = c, out[3] = d;
+    transpose_rows(r, out);
+}
+
+/* FETCH_ROWS's fetch4 from the lanes' byte offsets into s->base, as
+ * stage() computes them: no multiply by the stride per lane. */
+ALWAYS_INLINE void fetch4_at(const source *s, const int32_t *off, int row, vf out[4])
+{
+    const float *r[W];
+    for (int l = 0; l < W; ++l) r[l] = (const float *)((const char *)s->base + off[l]) + 4 * row;
+    transpose_rows(r, out);
 }
 
 /* One component: for arrays whose rows are not 4-float aligned (3x3 normal
@@ -220,7 +235,7 @@ ALWAYS_INLINE void stage_slots(const kctx *c, const inputs *in, size_t v, size_t
             st->wp[i] = st->w[i];
         }
     }
-    if (W != 4 || !c->dq.base || k < 2) return; /* only dq_blend_lanes reads them */
+    if (!c->dq.base || k < 2) return;
     for (size_t o = 0; o < n; o += W) {
         vi j[SKIN_MAX_INFLUENCES];
         vf w[SKIN_MAX_INFLUENCES];
@@ -258,6 +273,8 @@ ALWAYS_INLINE const int32_t *lane_joints(const influences *f, uint32_t i) { retu
 ALWAYS_INLINE int32_t lane_offset(const influences *f, uint32_t i, int l) { return f->st->off[i][f->o + (size_t)l]; }
 ALWAYS_INLINE const float *lane_weights(const influences *f, uint32_t i) { return f->st->wp[i] + f->o; }
 ALWAYS_INLINE int32_t lane_pivot_offset(const influences *f, int l) { return f->st->pivot_off[f->o + (size_t)l]; }
+ALWAYS_INLINE const int32_t *lane_offsets(const influences *f, uint32_t i) { return &f->st->off[i][f->o]; }
+ALWAYS_INLINE const int32_t *lane_pivot_offsets(const influences *f) { return &f->st->pivot_off[f->o]; }
 
 ALWAYS_INLINE void load_influences(const kctx *c, const inputs *in, size_t v, const staged *st, size_t o,
                                    influences *f, const uint32_t k, const int kind)
@@ -271,6 +288,9 @@ ALWAYS_INLINE void load_influences(const kctx *c, const inputs *in, size_t v, co
 }
 #else
 ALWAYS_INLINE const int32_t *lane_joints(const influences *f, uint32_t i) { return f->jl[i]; }
+/* not staged: no byte offsets (the callers' staged branches are dead) */
+ALWAYS_INLINE const int32_t *lane_offsets(const influences *f, uint32_t i) { return (void)f, (void)i, NULL; }
+ALWAYS_INLINE const int32_t *lane_pivot_offsets(const influences *f) { return (void)f, NULL; }
 
 ALWAYS_INLINE void load_influences(const kctx *c, const inputs *in, size_t v, const staged *st, size_t o,
                                    influences *f, const uint32_t k, const int kind)
@@ -527,17 +547,31 @@ ALWAYS_INLINE int dqs(const kctx *c, const influences *f, vf *m, vf *nm, const u
     } else
 #endif
     {
-        const vi pj = pivot_joints(f->j, f->w, k);
-        if (!IS_TABLE(pkind)) v_store_i32(pjl, pj);
+        /* with staged rows, from the staged byte offsets */
+        const int at = STAGED && kind == FETCH_ROWS;
         vf pivot[4];
-        if (k > 1) fetch4(&c->dq, pj, pjl, 0, pivot, pkind);
+        if (k > 1) {
+            if (at) {
+                fetch4_at(&c->dq, lane_pivot_offsets(f), 0, pivot);
+            } else {
+                const vi pj = pivot_joints(f->j, f->w, k);
+                if (!IS_TABLE(pkind)) v_store_i32(pjl, pj);
+                fetch4(&c->dq, pj, pjl, 0, pivot, pkind);
+            }
+        }
         UNROLL for (uint32_t i = 0; i < k; ++i) {
             vf q[8];
-            fetch4(&c->dq, f->j[i], lane_joints(f, i), 0, q, kind);
+            if (at)
+                fetch4_at(&c->dq, lane_offsets(f, i), 0, q);
+            else
+                fetch4(&c->dq, f->j[i], lane_joints(f, i), 0, q, kind);
             ws[i] = k > 1 ? v_neg_if(v_lt(sign_dot(q, pivot), v_zero()), f->w[i]) : f->w[i];
             UNROLL for (int e = 0; e < 4; ++e) b[e] = madd(ws[i], q[e], b[e], i);
             if (!IS_TABLE(kind)) {
-                fetch4(&c->dq, f->j[i], lane_joints(f, i), 1, q + 4, kind);
+                if (at)
+                    fetch4_at(&c->dq, lane_offsets(f, i), 1, q + 4);
+                else
+                    fetch4(&c->dq, f->j[i], lane_joints(f, i), 1, q + 4, kind);
                 UNROLL for (int e = 4; e < 8; ++e) b[e] = madd(ws[i], q[e], b[e], i);
             }
         }
