@@ -32,8 +32,9 @@
         memset(&c, 0, sizeof c);                                                                \
         c.job = &job, c.jmax = v_set1_i32(63), c.kind = FETCH_ROWS;                             \
         c.weight_format = SKIN_WEIGHT_F32;                                                      \
-        c.mat = (source){.base = pal->matrices, .stride = 12};                                  \
-        c.dq = (source){.base = pal->dual_quats, .stride = 8};                                  \
+        /* only the method's palette, as the kernel's entry sets it */                        \
+        if (method_ == SKIN_LBS) c.mat = (source){.base = pal->matrices, .stride = 12};        \
+        if (method_ == SKIN_DQS) c.dq = (source){.base = pal->dual_quats, .stride = 8};        \
         inputs in = {{mesh.px, mesh.py, mesh.pz, mesh.nx, mesh.ny, mesh.nz, mesh.tx, mesh.ty, mesh.tz, mesh.tw}, \
                      {0}, {0}, 0};                                                              \
         for (int i = 0; i < k_; ++i) in.joints[i] = mesh.joints[i], in.weights[i] = mesh.weights[i]; \
