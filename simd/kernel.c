@@ -170,8 +170,8 @@ typedef struct kctx {
  * mesh's formats: joints clamped to the palette, their byte offsets into
  * the palette (48 j for 3x4 matrices, 32 j for dual quaternions), and
  * float weights (wp[i]: the stream itself when it holds floats, else
- * w[i]); for DQS, the byte offsets of the pivots' dual quaternions, so
- * the pivot's choice is off the blocks' dependency chains.  The block code
+ * w[i]); for DQS, the byte offsets of the pivots' dual quaternions
+ * (pivot_joints), chosen here once rather than per block.  The block code
  * then reads one format only, from memory, with no branch on the format. */
 #define STAGE 64
 #define STAGED (W <= 8) /* see influences */
@@ -272,7 +272,6 @@ typedef struct influences {
 ALWAYS_INLINE const int32_t *lane_joints(const influences *f, uint32_t i) { return &f->st->j[i][f->o]; }
 ALWAYS_INLINE int32_t lane_offset(const influences *f, uint32_t i, int l) { return f->st->off[i][f->o + (size_t)l]; }
 ALWAYS_INLINE const float *lane_weights(const influences *f, uint32_t i) { return f->st->wp[i] + f->o; }
-ALWAYS_INLINE int32_t lane_pivot_offset(const influences *f, int l) { return f->st->pivot_off[f->o + (size_t)l]; }
 ALWAYS_INLINE const int32_t *lane_offsets(const influences *f, uint32_t i) { return &f->st->off[i][f->o]; }
 ALWAYS_INLINE const int32_t *lane_pivot_offsets(const influences *f) { return &f->st->pivot_off[f->o]; }
 
@@ -485,14 +484,13 @@ ALWAYS_INLINE vf sign_dot(const vf *q, const vf *p)
 
 #if W == 4
 /* DQS on the row path with 4 lanes, in two passes over the block's dual
- * quaternions.  Signs: each
- * lane's real part times the lane's pivot, transposed over the lanes,
- * gives sign_dot's products, so the signs cost no transpose of their own.
- * Blend: each lane's real and dual parts are blended in the lane's own
- * registers by a lane of the signed weights, as blend_lanes does for LBS,
- * and transposed once per block.  Per component these are the same
- * multiply-adds, in slot order, as the SoA form.  ws[i]: slot i's signed
- * weights. */
+ * quaternions.  Signs: each lane's real part times the lane's pivot,
+ * transposed over the lanes, gives sign_dot's products, so the signs cost
+ * no transpose of their own.  Blend: each lane's real and dual parts are
+ * blended in the lane's own registers by a lane of the signed weights, as
+ * blend_lanes does for LBS, and transposed once per block.  Per component
+ * these are the same multiply-adds, in slot order, as the SoA form.
+ * ws[i]: slot i's signed weights. */
 ALWAYS_INLINE void dq_blend_lanes(const source *s, const influences *f, vf *b, vf *ws, const uint32_t k)
 {
     const char *base = (const char *)s->base;
@@ -500,7 +498,7 @@ ALWAYS_INLINE void dq_blend_lanes(const source *s, const influences *f, vf *b, v
     UNROLL for (uint32_t i = 0; i < k; ++i) ws[i] = f->w[i];
     if (k > 1) {
         vf pivot[W];
-        UNROLL for (int l = 0; l < W; ++l) pivot[l] = v_loadu((const float *)(base + lane_pivot_offset(f, l)));
+        UNROLL for (int l = 0; l < W; ++l) pivot[l] = v_loadu((const float *)(base + lane_pivot_offsets(f)[l]));
         UNROLL for (uint32_t i = 0; i < k; ++i) {
             vf t[W];
             UNROLL for (int l = 0; l < W; ++l) t[l] = v_mul(v_loadu(DQ_AT(i, l)), pivot[l]);
@@ -547,11 +545,11 @@ ALWAYS_INLINE int dqs(const kctx *c, const influences *f, vf *m, vf *nm, const u
     } else
 #endif
     {
-        /* with staged rows, from the staged byte offsets */
-        const int at = STAGED && kind == FETCH_ROWS;
+        /* rows of a staged block: from stage()'s byte offsets */
+        const int staged_rows = STAGED && kind == FETCH_ROWS;
         vf pivot[4];
         if (k > 1) {
-            if (at) {
+            if (staged_rows) {
                 fetch4_at(&c->dq, lane_pivot_offsets(f), 0, pivot);
             } else {
                 const vi pj = pivot_joints(f->j, f->w, k);
@@ -561,14 +559,14 @@ ALWAYS_INLINE int dqs(const kctx *c, const influences *f, vf *m, vf *nm, const u
         }
         UNROLL for (uint32_t i = 0; i < k; ++i) {
             vf q[8];
-            if (at)
+            if (staged_rows)
                 fetch4_at(&c->dq, lane_offsets(f, i), 0, q);
             else
                 fetch4(&c->dq, f->j[i], lane_joints(f, i), 0, q, kind);
             ws[i] = k > 1 ? v_neg_if(v_lt(sign_dot(q, pivot), v_zero()), f->w[i]) : f->w[i];
             UNROLL for (int e = 0; e < 4; ++e) b[e] = madd(ws[i], q[e], b[e], i);
             if (!IS_TABLE(kind)) {
-                if (at)
+                if (staged_rows)
                     fetch4_at(&c->dq, lane_offsets(f, i), 1, q + 4);
                 else
                     fetch4(&c->dq, f->j[i], lane_joints(f, i), 1, q + 4, kind);
