@@ -549,7 +549,7 @@ ALWAYS_INLINE int dqs(const kctx *c, const influences *f, vf *m, vf *nm, const u
         const int staged_rows = STAGED && kind == FETCH_ROWS;
         vf pivot[4];
         if (k > 1) {
-            if (staged_rows) {
+            if (STAGED) { /* uniform blocks too: stage() has picked every block's pivots */
                 fetch4_at(&c->dq, lane_pivot_offsets(f), 0, pivot);
             } else {
                 const vi pj = pivot_joints(f->j, f->w, k);
