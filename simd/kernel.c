@@ -197,13 +197,12 @@ ALWAYS_INLINE vi pivot_joints(const vi *j, const vf *w, uint32_t k)
     return pj;
 }
 
-/* Slot i's joints of vertices v .. v+W-1, clamped to the palette, and
- * their weights as floats. */
-ALWAYS_INLINE vi load_joints(const kctx *c, const inputs *in, uint32_t i, size_t v)
+/* Slot i's joints of vertices v .. v+W-1 (bytes if u8, else uint16_t),
+ * clamped to jmax, and their weights as floats. */
+ALWAYS_INLINE vi load_joints(const inputs *in, uint32_t i, size_t v, vi jmax, int u8)
 {
-    const vi j = c->joints_u8 ? v_load_u8((const uint8_t *)in->joints[i] + v)
-                              : v_load_u16((const uint16_t *)in->joints[i] + v);
-    return v_min_i32(j, c->jmax);
+    const vi j = u8 ? v_load_u8((const uint8_t *)in->joints[i] + v) : v_load_u16((const uint16_t *)in->joints[i] + v);
+    return v_min_i32(j, jmax);
 }
 
 ALWAYS_INLINE vf load_weights(const kctx *c, const inputs *in, uint32_t i, size_t v)
@@ -218,14 +217,19 @@ ALWAYS_INLINE vf load_weights(const kctx *c, const inputs *in, uint32_t i, size_
 }
 
 /* Slots [0, k) of vertices v .. v+n-1 of `in` (n a multiple of W, at most
- * STAGE) into st. */
-ALWAYS_INLINE void stage_slots(const kctx *c, const inputs *in, size_t v, size_t n, uint32_t k, staged *st)
+ * STAGE) into st, for `method`, the joints bytes if u8: constants, so the
+ * loops test neither (st's int32_t stores could alias c's fields, and the
+ * compiler would load and test them again per vector). */
+ALWAYS_INLINE void stage_slots(const kctx *c, const inputs *in, size_t v, size_t n, uint32_t k, staged *st,
+                               const int method, const int u8)
 {
+    const int dq = method == SKIN_DQS;
+    const vi jmax = c->jmax;
     for (uint32_t i = 0; i < k; ++i) {
         for (size_t o = 0; o < n; o += W) {
-            const vi j = load_joints(c, in, i, v + o);
+            const vi j = load_joints(in, i, v + o, jmax, u8);
             v_store_i32(&st->j[i][o], j);
-            const vi off = c->dq.base ? v_slli_i32(j, 5) : v_slli_i32(v_add_i32(j, v_add_i32(j, j)), 4);
+            const vi off = dq ? v_slli_i32(j, 5) : v_slli_i32(v_add_i32(j, v_add_i32(j, j)), 4);
             v_store_i32(&st->off[i][o], off);
         }
         if (c->weight_format == SKIN_WEIGHT_F32) {
@@ -235,7 +239,7 @@ ALWAYS_INLINE void stage_slots(const kctx *c, const inputs *in, size_t v, size_t
             st->wp[i] = st->w[i];
         }
     }
-    if (!c->dq.base || k < 2) return;
+    if (!dq || k < 2) return;
     for (size_t o = 0; o < n; o += W) {
         vi j[SKIN_MAX_INFLUENCES];
         vf w[SKIN_MAX_INFLUENCES];
@@ -246,9 +250,12 @@ ALWAYS_INLINE void stage_slots(const kctx *c, const inputs *in, size_t v, size_t
 
 /* Out of line: one copy serves every block function. */
 static __attribute__((noinline)) void stage(const kctx *c, const inputs *in, size_t v, size_t n, uint32_t k,
-                                            staged *st)
+                                            staged *st, const int method)
 {
-    stage_slots(c, in, v, n, k, st);
+    if (c->joints_u8)
+        stage_slots(c, in, v, n, k, st, method, 1);
+    else
+        stage_slots(c, in, v, n, k, st, method, 0);
 }
 
 /* One block's influences: vectors, and the lanes' joints, byte offsets
@@ -296,7 +303,7 @@ ALWAYS_INLINE void load_influences(const kctx *c, const inputs *in, size_t v, co
 {
     (void)st, (void)o;
     for (uint32_t i = 0; i < k; ++i) {
-        f->j[i] = load_joints(c, in, i, v);
+        f->j[i] = load_joints(in, i, v, c->jmax, c->joints_u8);
         if (!IS_TABLE(kind)) v_store_i32(f->jl[i], f->j[i]);
         f->w[i] = load_weights(c, in, i, v);
     }
@@ -1096,7 +1103,7 @@ ALWAYS_INLINE void run_blocks(const kctx *c, const inputs *in, const inputs *at,
 {
     while (v + W <= end) {
         const size_t n = end - v < STAGE ? (end - v) / W * W : STAGE;
-        if (STAGED) stage(c, in, v, n, k, st);
+        if (STAGED) stage(c, in, v, n, k, st, method);
         for (size_t o = 0; o < n; o += W, v += W) {
             vf x[SKIN_COMPONENTS];
             skin_block(c, in, at, v - at_first, st, o, v, x, method, k, kind);
@@ -1134,7 +1141,7 @@ ALWAYS_INLINE void blocks(const kctx *c, const inputs *in, size_t v, size_t end,
         at = &chunk_view, at_first = lc->morph->view_first;
     }
     if (out) {
-        if (STAGED) stage(lc, lin, v, W, k, st);
+        if (STAGED) stage(lc, lin, v, W, k, st, method);
         skin_block(lc, lin, at, v - at_first, st, 0, v, out, method, k, kind);
         return;
     }

@@ -44,7 +44,7 @@
         __asm__ volatile(MCA_COMMENT " LLVM-MCA-BEGIN " #name ::: "memory");                              \
         vf o[SKIN_COMPONENTS];                                                                  \
         staged st; /* the block's share of the staging pass */                                  \
-        if (STAGED) stage_slots(&c, &in, 0, W, k_, &st);                                        \
+        if (STAGED) stage_slots(&c, &in, 0, W, k_, &st, method_, 0);                           \
         skin_block(&c, &in, &in, 0, &st, 0, 0, o, method_, k_, FETCH_ROWS);                     \
         store_packed(&job, wr.stream, o, 0, 10); /* the 40-byte vertex */              \
         __asm__ volatile(MCA_COMMENT " LLVM-MCA-END " #name ::: "memory");                                \
