@@ -1188,45 +1188,42 @@ BLOCKS_ALL(SKIN_KERNEL_METHOD, 1)
 static const blocks_fn blocks_table[2][SKIN_MAX_INFLUENCES][FETCH_KINDS] = {KINDS_ALL(SKIN_KERNEL_METHOD, 0),
                                                                              KINDS_ALL(SKIN_KERNEL_METHOD, 1)};
 
-/* Influence slots of the block at v that count: trailing slots whose
- * weights are zero (+0 or -0) in every lane are dropped, and the block is
- * skinned as a mesh with fewer influences.  Real meshes store most vertices'
- * unused slots as zeros at the end.  For finite palettes a term 0 * M
- * changes at most the sign of a zero, and the choice is the block's own
- * (absolute position), so no split of the range changes a bit. */
 /* Slot i's W weights (f32 bits without the sign, or unorm integers) and
- * joints, as 32-bit lanes. */
-ALWAYS_INLINE vi weight_bits(const skin_mesh_desc *m, const inputs *in, uint32_t i, size_t v)
+ * joints (bytes if u8, else uint16_t), as 32-bit lanes. */
+ALWAYS_INLINE vi weight_bits(const inputs *in, uint32_t i, size_t v, skin_weight_format wf)
 {
-    switch (m->weight_format) {
+    switch (wf) {
     case SKIN_WEIGHT_UNORM16: return v_load_u16((const uint16_t *)in->weights[i] + v);
     case SKIN_WEIGHT_UNORM8: return v_load_u8((const uint8_t *)in->weights[i] + v);
     default: return v_and_i32(v_loadu_i32((const float *)in->weights[i] + v), v_set1_i32(0x7fffffff));
     }
 }
 
-ALWAYS_INLINE vi joint_lanes(const skin_mesh_desc *m, const inputs *in, uint32_t i, size_t v)
+ALWAYS_INLINE vi joint_lanes(const inputs *in, uint32_t i, size_t v, int u8)
 {
-    return m->joint_format == SKIN_JOINT_U8 ? v_load_u8((const uint8_t *)in->joints[i] + v)
-                                            : v_load_u16((const uint16_t *)in->joints[i] + v);
+    return u8 ? v_load_u8((const uint8_t *)in->joints[i] + v) : v_load_u16((const uint16_t *)in->joints[i] + v);
 }
 
-ALWAYS_INLINE uint32_t active_slots(const skin_mesh_desc *m, const inputs *in, size_t v)
+/* Influence slots of the block at v, of k, that count: trailing slots whose
+ * weights are zero (+0 or -0) in every lane are dropped, and the block is
+ * skinned as a mesh with fewer influences.  Real meshes store most vertices'
+ * unused slots as zeros at the end.  For finite palettes a term 0 * M
+ * changes at most the sign of a zero, and the choice is the block's own
+ * (absolute position), so no split of the range changes a bit. */
+ALWAYS_INLINE uint32_t active_slots(const inputs *in, size_t v, uint32_t k, skin_weight_format wf)
 {
-    uint32_t k = m->influence_count;
-    while (k > 1 && v_all_eq_i32(weight_bits(m, in, k - 1, v), v_set1_i32(0))) --k;
+    while (k > 1 && v_all_eq_i32(weight_bits(in, k - 1, v, wf), v_set1_i32(0))) --k;
     return k;
 }
 
 /* A block's class: its active slot count, plus 16 when every lane has the
  * same joint in each active slot (the block can use FETCH_UNIFORM). */
-ALWAYS_INLINE uint32_t block_class(const skin_mesh_desc *m, const inputs *in, size_t v)
+ALWAYS_INLINE uint32_t block_class(const inputs *in, size_t v, uint32_t k, skin_weight_format wf, int u8)
 {
-    const uint32_t k = active_slots(m, in, v);
+    k = active_slots(in, v, k, wf);
     for (uint32_t i = 0; i < k; ++i) {
-        const int32_t first = m->joint_format == SKIN_JOINT_U8 ? ((const uint8_t *)in->joints[i])[v]
-                                                               : ((const uint16_t *)in->joints[i])[v];
-        if (!v_all_eq_i32(joint_lanes(m, in, i, v), v_set1_i32(first))) return k;
+        const int32_t first = u8 ? ((const uint8_t *)in->joints[i])[v] : ((const uint16_t *)in->joints[i])[v];
+        if (!v_all_eq_i32(joint_lanes(in, i, v, u8), v_set1_i32(first))) return k;
     }
     return k | 16u;
 }
@@ -1265,25 +1262,43 @@ static void skin_partial(const kctx *c, const blocks_fn *fns, const inputs *in, 
     }
     vf o[SKIN_COMPONENTS];
     const int moved = c->morph && morph_chunk(c, &scratch, 0, W);
-    fns[moved * SKIN_MAX_INFLUENCES + active_slots(m, &scratch, 0) - 1](c, &scratch, 0, W, NULL, o);
+    fns[moved * SKIN_MAX_INFLUENCES + active_slots(&scratch, 0, m->influence_count, m->weight_format) - 1](
+        c, &scratch, 0, W, NULL, o);
     store_lanes(job, o, v, lo, hi, job->bounds != NULL);
 }
 
 /* The full blocks of [v, end), each run of blocks of one class through the
- * block function for that class. */
-static void skin_runs(const kctx *c, const blocks_fn *fns, const blocks_fn *uniform_fns, const inputs *in, size_t v,
-                      size_t end, writer *wr)
+ * block function for that class.  The formats are constants (skin_runs
+ * below picks the copy) and the streams a local copy, so classifying a
+ * block reloads and tests neither after each run's call. */
+ALWAYS_INLINE void skin_runs_as(const kctx *c, const blocks_fn *fns, const blocks_fn *uniform_fns, const inputs *in,
+                                size_t v, size_t end, writer *wr, const skin_weight_format wf, const int u8)
 {
-    const skin_mesh_desc *m = c->job->mesh;
-    uint32_t cls = block_class(m, in, v);
+    const inputs streams = *in;
+    const uint32_t k = c->job->mesh->influence_count;
+    uint32_t cls = block_class(&streams, v, k, wf, u8);
     while (v < end) {
         size_t run_end = v + W;
         uint32_t next = 0;
         for (; run_end < end; run_end += W)
-            if ((next = block_class(m, in, run_end)) != cls) break;
+            if ((next = block_class(&streams, run_end, k, wf, u8)) != cls) break;
         (cls & 16u ? uniform_fns : fns)[(cls & 15u) - 1](c, in, v, run_end, wr, NULL);
         v = run_end, cls = next;
     }
+}
+
+static void skin_runs(const kctx *c, const blocks_fn *fns, const blocks_fn *uniform_fns, const inputs *in, size_t v,
+                      size_t end, writer *wr)
+{
+#define SKIN_RUNS_AS(wf)                                                                        \
+    (c->joints_u8 ? skin_runs_as(c, fns, uniform_fns, in, v, end, wr, wf, 1)                    \
+                  : skin_runs_as(c, fns, uniform_fns, in, v, end, wr, wf, 0))
+    switch (c->weight_format) {
+    case SKIN_WEIGHT_UNORM16: SKIN_RUNS_AS(SKIN_WEIGHT_UNORM16); break;
+    case SKIN_WEIGHT_UNORM8: SKIN_RUNS_AS(SKIN_WEIGHT_UNORM8); break;
+    default: SKIN_RUNS_AS(SKIN_WEIGHT_F32); break;
+    }
+#undef SKIN_RUNS_AS
 }
 
 /* The same with morph targets: chunk by chunk, each morphed first, unless
