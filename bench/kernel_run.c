@@ -10,7 +10,9 @@
  * The ISA is skin's choice or SKIN_ISA; the baseline is the build of that
  * ISA's tier.  Under callgrind use reps 1: the kernel's share of the
  * instruction count is in the functions named blocks_*, stage* and
- * skin_kernel_*. */
+ * skin_kernel_*.  It also prints FNV-1a digests of the inputs and of the
+ * last output, so two machines can be checked for bit-identical results
+ * (same digest of the inputs, same ISA: the outputs' digests must match). */
 #define _POSIX_C_SOURCE 200809L
 #include "baseline.h"
 #include "rig.h"
@@ -26,6 +28,21 @@ static double now_ns(void)
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
+}
+
+static uint64_t fnv1a(uint64_t h, const void *data, size_t size)
+{
+    for (size_t i = 0; i < size; ++i) h = (h ^ ((const unsigned char *)data)[i]) * 0x100000001b3ull;
+    return h;
+}
+
+static uint64_t rig_digest(const rig *r, size_t n, uint32_t k)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (int s = 0; s < 10; ++s) h = fnv1a(h, r->streams[s], n * sizeof(float));
+    for (uint32_t i = 0; i < k; ++i) h = fnv1a(fnv1a(h, r->joints[i], n), r->weights[i], n * sizeof(float));
+    h = fnv1a(h, r->matrices, 64 * 12 * sizeof(float));
+    return fnv1a(h, r->dual_quats, 64 * 8 * sizeof(float));
 }
 
 int main(int argc, char **argv)
@@ -79,8 +96,11 @@ int main(int argc, char **argv)
         const double t = now_ns() - t0;
         if (t < best) best = t;
     }
-    printf("%s %s %zu vertices, %u influences, %s rig, morph %s, %s: %.3f ns/vertex (best of %d)\n", method,
-           skin_isa_name(skin_get_isa()), n, k, coherent ? "coherent" : "random", morph, format, best / (double)n, reps);
+    printf("%s %s %zu vertices, %u influences, %s rig, morph %s, %s: %.3f ns/vertex (best of %d); fnv1a in %016llx "
+           "out %016llx\n",
+           method, skin_isa_name(skin_get_isa()), n, k, coherent ? "coherent" : "random", morph, format,
+           best / (double)n, reps, (unsigned long long)rig_digest(&r, n, k),
+           (unsigned long long)fnv1a(0xcbf29ce484222325ull, out, n * stride));
     rig_morphs_free(&morphs);
     baseline_palette_free(&bp);
     free(out);
