@@ -6,7 +6,11 @@
  * morph: dense or sparse (8 targets, position and normal deltas; sparse on
  * 10% of the vertices, see rig_morph_targets) or none.  format: the
  * normals' and tangents' format, f32 (default), snorm16 or 1010102 (a
- * tight vertex of 28 or 20 bytes; skin only).
+ * tight vertex of 28 or 20 bytes; skin only).  streams: as the rig
+ * allocates them (default: calloc'd, so page-aligned from about 32k
+ * vertices on), aliased (all 18 input streams in one block at the same
+ * address modulo 4 KiB) or apart (the same block, stream i moved 64 i
+ * bytes further).
  * The ISA is skin's choice or SKIN_ISA; the baseline is the build of that
  * ISA's tier.  Under callgrind use reps 1: the kernel's share of the
  * instruction count is in the functions named blocks_*, stage* and
@@ -54,20 +58,34 @@ int main(int argc, char **argv)
     const int reps = argc > 5 ? atoi(argv[5]) : 20;
     const char *morph = argc > 6 ? argv[6] : "none";
     const char *format = argc > 7 ? argv[7] : "f32";
+    const char *streams = argc > 8 ? argv[8] : "rig";
     const skin_vector_format vf = !strcmp(format, "snorm16")   ? SKIN_VECTOR_SNORM16
                                   : !strcmp(format, "1010102") ? SKIN_VECTOR_1010102
                                                                : SKIN_VECTOR_F32;
     const int base = strcmp(method, "baseline") == 0;
     if ((!base && strcmp(method, "lbs") != 0 && strcmp(method, "dqs") != 0) || n == 0 || k < 1 ||
         k > SKIN_MAX_INFLUENCES || reps < 1 || (strcmp(morph, "none") && strcmp(morph, "dense") && strcmp(morph, "sparse")) ||
-        (vf == SKIN_VECTOR_F32 && strcmp(format, "f32")) || (base && vf != SKIN_VECTOR_F32)) {
+        (vf == SKIN_VECTOR_F32 && strcmp(format, "f32")) || (base && vf != SKIN_VECTOR_F32) ||
+        (strcmp(streams, "rig") && strcmp(streams, "aliased") && strcmp(streams, "apart"))) {
         fprintf(stderr, "usage: skin-kernel-run [lbs|dqs|baseline] [vertices] [influences 1-8] [random|coherent] [reps] "
-                        "[none|dense|sparse] [f32|snorm16|1010102]\n");
+                        "[none|dense|sparse] [f32|snorm16|1010102] [rig|aliased|apart]\n");
         return 2;
     }
     rig r;
     const rig_options o = {n, 64, k, SKIN_JOINT_U8, SKIN_WEIGHT_F32, 0, 7};
     if ((coherent ? rig_coherent(&r, &o) : rig_random(&r, &o)) != 0) return fprintf(stderr, "out of memory\n"), 1;
+    char *block = NULL;
+    if (strcmp(streams, "rig")) { /* 10 attribute, k joint and k weight streams, each span (+ 64 i) bytes on */
+        const size_t step = streams[1] == 'p' ? 64 : 0, span = (n * sizeof(float) + 4095) / 4096 * 4096;
+        if (!(block = aligned_alloc(4096, (10 + 2 * (size_t)k) * (span + step)))) return fprintf(stderr, "out of memory\n"), 1;
+        const float **a[10] = {&r.mesh.px, &r.mesh.py, &r.mesh.pz, &r.mesh.nx, &r.mesh.ny,
+                               &r.mesh.nz, &r.mesh.tx, &r.mesh.ty, &r.mesh.tz, &r.mesh.tw};
+        size_t i = 0;
+        for (int e = 0; e < 10; ++e, ++i) *a[e] = memcpy(block + i * (span + step), *a[e], n * sizeof(float));
+        for (uint32_t s = 0; s < k; ++s, ++i) r.mesh.joints[s] = memcpy(block + i * (span + step), r.mesh.joints[s], n);
+        for (uint32_t s = 0; s < k; ++s, ++i)
+            r.mesh.weights[s] = memcpy(block + i * (span + step), r.mesh.weights[s], n * sizeof(float));
+    }
     rig_morphs morphs = {0};
     if (strcmp(morph, "none")) {
         if (rig_morph_targets(&morphs, n, 8, morph[0] == 's' ? 0.1 : 0.0, 9)) return fprintf(stderr, "out of memory\n"), 1;
@@ -96,14 +114,15 @@ int main(int argc, char **argv)
         const double t = now_ns() - t0;
         if (t < best) best = t;
     }
-    printf("%s %s %zu vertices, %u influences, %s rig, morph %s, %s: %.3f ns/vertex (best of %d); fnv1a in %016llx "
+    printf("%s %s %zu vertices, %u influences, %s rig, morph %s, %s, streams %s: %.3f ns/vertex (best of %d); fnv1a in %016llx "
            "out %016llx\n",
-           method, skin_isa_name(skin_get_isa()), n, k, coherent ? "coherent" : "random", morph, format,
+           method, skin_isa_name(skin_get_isa()), n, k, coherent ? "coherent" : "random", morph, format, streams,
            best / (double)n, reps, (unsigned long long)rig_digest(&r, n, k),
            (unsigned long long)fnv1a(0xcbf29ce484222325ull, out, n * stride));
     rig_morphs_free(&morphs);
     baseline_palette_free(&bp);
     free(out);
     rig_free(&r);
+    free(block);
     return 0;
 }
