@@ -17,7 +17,7 @@ MODELS=/usr/share/assimp/models
 BINS="bench/skin-bench bench/skin-kernel-run bench/test_baseline examples/skin-demo tests/vk/test_vk_* tests/test_kernels
       tests/test_morph tests/test_assets tests/test_golden tests/test_split tests/test_threads tests/test_isa_race
       tests/test_properties"
-ASSETS="X/Testwuson.X X/BCN_Epileptic.X X/anim_test.x FBX/animation_with_skeleton.fbx FBX/huesitos.fbx SMD/WusonSMD.smd
+ASSETS="X/Testwuson.X X/BCN_Epileptic.X X/anim_test.x X/test.x FBX/animation_with_skeleton.fbx FBX/huesitos.fbx SMD/WusonSMD.smd
         glTF2/simple_skin glTF2/glTF-Sample-Models/AnimatedMorphCube-glTF"
 
 digests() { # one line per case: ISA, method, influences, rig, morph, format, input and output digests
@@ -86,7 +86,7 @@ run() {
     { for i in scalar sse2 avx2 avx512; do echo "SKIN_ISA=$i $b/test_kernels"; echo "SKIN_ISA=$i $b/test_morph"; done
       echo "SKIN_ISA=avx512 $b/test_assets $MODELS"
       for t in test_golden test_split test_threads test_isa_race test_properties test_baseline; do echo "$b/$t"; done
-    } | xargs -P 8 -I{} sh -c 'timeout 300 env {} > /dev/null 2>&1; echo "rc=$? {}"'
+    } | xargs -P 8 -I{} sh -c 'log=$(mktemp); timeout 300 env {} > $log 2>&1; rc=$?; echo "rc=$rc {}"; [ $rc = 0 ] || tail -5 $log'
     step "CPU path against GPU path"
     timeout 150 $b/skin-bench --gpu --json "$out/gpu.json"; echo "rc=$?"
     step "quick bench, threads spread over the cores"
