@@ -695,6 +695,12 @@ ALWAYS_INLINE void dense_sweep(const float *src, const float *const *d, const fl
     }
 }
 
+/* Whether the call reads and writes component e. */
+static int component_used(const skin_job *job, int e)
+{
+    return e < 3 || (e < 6 ? job->normals : job->tangents);
+}
+
 /* Vertices [v, v+n) of `in` (n a multiple of W, at most MORPH_CHUNK) with
  * the active morph targets added, as p->view: the components a target
  * moves in p->buf, the others in place; 0 if no target touches the chunk
@@ -729,8 +735,7 @@ static __attribute__((noinline)) int morph_chunk(const kctx *c, const inputs *in
     const size_t left = job->mesh->vertex_count - first, lanes = left < n ? left : W;
     for (int e = 0; e < 9; ++e) {
         const uint32_t count = p->dense_count[e];
-        const int used = e < 3 || (e < 6 ? job->normals : job->tangents);
-        if (!count && !(p->copy_all && used) && (W > 4 || !p->sparse_used[e]))
+        if (!count && !(p->copy_all && component_used(job, e)) && (W > 4 || !p->sparse_used[e]))
             continue; /* 4 lanes: sparse adds need the copy */
         /* Up to DENSE_GROUP targets per sweep of the chunk, their weights
          * and stream pointers in registers; later sweeps add to buf. */
@@ -876,11 +881,6 @@ ALWAYS_INLINE void skin_block(const kctx *c, const inputs *in, const inputs *at,
 }
 
 /* ----------------------------------------------------------------- output */
-
-static int component_used(const skin_job *job, int e)
-{
-    return e < 3 || (e < 6 ? job->normals : job->tangents);
-}
 
 /* The interleaved vertex this kernel packs in registers: the first K
  * components contiguous (position: 3, +normal: 6, +tangent: 10), stride 4K. */
@@ -1363,10 +1363,10 @@ static void build_aos(source *s, float *copy, uint32_t joint_count)
  * within 256 bytes of each other modulo 4 KiB (separate page-aligned
  * allocations do).  Vertex v of each then maps to the same L1 set, more
  * streams than it has ways, and a 4-lane block, a quarter of each line,
- * loses the lines before the next blocks read the rest: LBS-4 measured
- * 12-15% slower on SSE2.  Such streams are copied chunk by chunk first, as
- * morph targets' are.  On 8 and 16 lanes (half and whole lines) the copy
- * measured no faster, or slower. */
+ * loses the lines before the next blocks read the rest (SSE2 LBS-4, 100k:
+ * 10.5 ns/vertex against 7.6 with the streams apart).  Such streams are
+ * copied chunk by chunk first, as morph targets' are (8.7).  On 8 and 16
+ * lanes (half and whole lines) the copy measured no faster, or slower. */
 static int streams_alias(const skin_job *job)
 {
     if (W != 4) return 0;
@@ -1374,7 +1374,7 @@ static int streams_alias(const skin_job *job)
     const float *s[SKIN_COMPONENTS] = {m->px, m->py, m->pz, m->nx, m->ny, m->nz, m->tx, m->ty, m->tz, m->tw};
     int count[16] = {0};
     for (int e = 0; e < SKIN_COMPONENTS; ++e)
-        if (e < 3 || (e < 6 ? job->normals : job->tangents)) ++count[((uintptr_t)s[e] >> 8) & 15];
+        if (component_used(job, e)) ++count[((uintptr_t)s[e] >> 8) & 15];
     for (int b = 0; b < 16; ++b)
         if (count[b] >= 5) return 1;
     return 0;
