@@ -720,7 +720,7 @@ static __attribute__((noinline)) int morph_chunk(const kctx *c, const inputs *in
     morph_plan *p = c->morph;
     float (*const out)[MORPH_CHUNK] = p->buf;
     const size_t first = in->origin + v; /* the chunk's first mesh vertex */
-    if (!p->dense_any) { /* sparse targets only: most chunks are not touched */
+    if (!p->dense_any && !p->copy_all) { /* sparse targets only: most chunks are not touched */
         int touched = 0;
         for (uint32_t k = 0; k < p->sparse_count; ++k) {
             const sparse_morph *s = &p->sparse[k];
@@ -1444,7 +1444,7 @@ void SKIN_KERNEL_NAME(const skin_job *job)
     morph_plan plan;
     if (job->morph_count || streams_alias(job)) {
         morph_plan_init(&plan, job, v), c.morph = &plan;
-        if (!job->morph_count) plan.copy_all = plan.dense_any = 1;
+        plan.copy_all = !job->morph_count; /* no targets: here for the aliased streams */
     }
     if (v < first) { /* head: the block holding `first` */
         int hi = end - v < W ? (int)(end - v) : W;

@@ -429,8 +429,8 @@ static void trailing_zero_slots(int lanes)
 }
 
 /* Attribute streams at the same address modulo 4 KiB, as separate
- * page-aligned allocations put them: the 4- and 8-lane kernels copy them
- * chunk by chunk first.  Against the reference, over ranges that start and
+ * page-aligned allocations put them: the 4-lane kernels copy them chunk by
+ * chunk first, the others read them in place.  Against the reference, over ranges that start and
  * end inside blocks and chunks, bit-identical to the same streams apart
  * and under any split; with normals alone (6 streams) and with tangents. */
 static void aliased_streams(void)
