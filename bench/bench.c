@@ -146,11 +146,19 @@ static size_t out_stride(const bcase *c)
            (c->attrs >= ATTR_PNT ? vector_bytes(c->ofmt, 1) : 0);
 }
 
+static int is_dense(int morph) { return morph == MORPH_DENSE || morph == MORPH_DENSE_2PASS; }
+
+/* Delta streams of the dense morph cases: every target moves positions,
+ * and normals where the case has them. */
+static size_t dense_delta_streams(const bcase *c) { return MORPH_TARGETS * (size_t)(c->attrs >= ATTR_PN ? 6 : 3); }
+
 static double case_bytes(const bcase *c)
 {
-    /* Input floats + joints + weights, and the output vertex. */
+    /* Input floats + joints + weights, and the output vertex; with dense
+     * morph targets, their deltas too (sparse ones are left out). */
     size_t f = float_streams(c->attrs) * 4;
-    return (double)(f + out_stride(c) + (size_t)c->k * (jsize(c->packed) + wsize(c->packed)));
+    return (double)(f + out_stride(c) + (size_t)c->k * (jsize(c->packed) + wsize(c->packed)) +
+                    (is_dense(c->morph) ? dense_delta_streams(c) * 4 : 0));
 }
 
 static const char *floor_isa(void)
@@ -453,6 +461,10 @@ static void runner_init(runner *r, const bcase *c, const dataset *d)
         f->in[f->in_count] = d->j[i], f->in_size[f->in_count++] = jsize(c->packed);
         f->in[f->in_count] = d->w[i], f->in_size[f->in_count++] = wsize(c->packed);
     }
+    if (is_dense(c->morph)) /* the dense morph floor: the deltas are read too */
+        for (uint32_t t = 0; t < MORPH_TARGETS; ++t)
+            for (size_t e = 0; e < dense_delta_streams(c) / MORPH_TARGETS; ++e)
+                f->seq[f->seq_count++] = (&MT.dense.targets[t].dpx)[e];
     f->out = (char *)O.inter;
     f->streaming = c->streaming;
     r->floor_fn = floor_run_base;
@@ -566,8 +578,11 @@ static const result *find(const bcase *c)
 static bcase floor_of(const bcase *c)
 {
     bcase f = *c;
-    /* The floor moves f32 vectors: packed-output cases share the f32 floor. */
-    f.method = METHOD_FLOOR, f.isa = SKIN_ISA_AUTO, f.soa = 0, f.ofmt = OUT_F32, f.morph = MORPH_NONE;
+    /* The floor moves f32 vectors: packed-output cases share the f32 floor.
+     * Dense morph cases, fused or two-pass, share one that also reads the
+     * deltas; sparse ones the unmorphed floor. */
+    f.method = METHOD_FLOOR, f.isa = SKIN_ISA_AUTO, f.soa = 0, f.ofmt = OUT_F32;
+    f.morph = is_dense(c->morph) ? MORPH_DENSE : MORPH_NONE;
     return f;
 }
 
@@ -902,15 +917,25 @@ static void bars(void)
         if (has_baseline(B.isas[i]))
             for (int m = MORPH_NONE; m < MORPH_KINDS; ++m) morph_med(B.isas[i], m);
     printf("\nmorph targets, LBS-4 p+n+t random64 100k 1 thread, 8 targets with position and normal deltas\n"
-           "(ns/vertex, median; sparse: 10%% of the vertices; two-pass: morph into streams, then skin)\n");
-    printf("  %-7s %9s %9s %9s %9s %9s %11s %11s\n", "isa", "none", "sparse", "sparse 2p", "dense", "dense 2p",
-           "sparse 2p/f", "dense 2p/f");
+           "(ns/vertex, median; sparse: 10%% of the vertices; two-pass: morph into streams, then skin;\n"
+           " dense floor: the dense case's bytes, deltas included, moved with no arithmetic, so\n"
+           " floor/none is the least dense / no morph that this machine's memory allows)\n");
+    printf("  %-7s %9s %9s %9s %9s %9s %11s %11s %11s\n", "isa", "none", "sparse", "sparse 2p", "dense", "dense 2p",
+           "sparse 2p/f", "dense 2p/f", "floor/none");
     for (int i = 0; i < B.isa_count; ++i) {
         skin_isa isa = B.isas[i];
         if (!has_baseline(isa)) continue;
-        printf("  %-7s %9.3f %9.3f %9.3f %9.3f %9.3f %11.2f %11.2f\n", skin_isa_name(isa), morph_med(isa, MORPH_NONE),
-               morph_med(isa, MORPH_SPARSE), morph_med(isa, MORPH_SPARSE_2PASS), morph_med(isa, MORPH_DENSE),
-               morph_med(isa, MORPH_DENSE_2PASS), r_sparse_2pass(isa), r_dense_2pass(isa));
+        bcase dense = lbs(isa, K100);
+        dense.morph = MORPH_DENSE;
+        printf("  %-7s %9.3f %9.3f %9.3f %9.3f %9.3f %11.2f %11.2f %11.2f\n", skin_isa_name(isa),
+               morph_med(isa, MORPH_NONE), morph_med(isa, MORPH_SPARSE), morph_med(isa, MORPH_SPARSE_2PASS),
+               morph_med(isa, MORPH_DENSE), morph_med(isa, MORPH_DENSE_2PASS), r_sparse_2pass(isa),
+               r_dense_2pass(isa), med_of(floor_of(&dense)) / morph_med(isa, MORPH_NONE));
+    }
+    {
+        bcase dense = lbs(B.best, K100);
+        dense.morph = MORPH_DENSE;
+        printf("  dense floor %.3f ns/vertex (%.0f bytes per vertex)\n", med_of(floor_of(&dense)), case_bytes(&dense));
     }
     printf("\nper-ISA table, LBS-4 p+n+t random64 1 thread (ns/vertex: 10k min, 100k median)\n");
     printf("  %-7s %9s %9s %9s %9s %8s %8s %8s %9s\n", "isa", "base 10k", "skin 10k", "base 100k",

@@ -52,6 +52,15 @@ uint32_t FLOOR_FN(const floor_job *j, size_t first, size_t count)
     }
     const size_t tail = end - v;
     uint32_t sink = 0;
+    for (int s = 0; s < j->seq_count; ++s) {
+        size_t i = first;
+        for (; i + VF <= end; i += VF) acc = VOR(acc, VLOAD(j->seq[s] + i));
+        for (; i < end; ++i) {
+            uint32_t bits;
+            memcpy(&bits, &j->seq[s][i], sizeof bits);
+            sink |= bits;
+        }
+    }
     for (int s = 0; s < j->copy_count; ++s, out += tail * 4)
         memcpy(out, (const float *)j->in[s] + v, tail * 4);
     for (int s = j->copy_count; s < j->in_count; ++s) {

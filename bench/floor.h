@@ -17,6 +17,11 @@ typedef struct floor_job {
      * (joints, weights) are only read. */
     const void *in[26];
     size_t in_size[26]; /* bytes per vertex of each input stream */
+    /* Float streams read only, after the rest, one after another over the
+     * whole range: dense morph deltas, too many streams to read side by
+     * side at memory speed. */
+    const float *seq[48];
+    int seq_count;
     int in_count, copy_count;
     char *out;          /* 64-byte aligned, 4 * copy_count bytes per vertex */
     int streaming;      /* non-temporal stores, sfence at the end */
