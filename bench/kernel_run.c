@@ -3,6 +3,7 @@
  * with u8 joints and f32 weights into the 40-byte interleaved p+n+t vertex,
  * REPS times, and prints the best ns/vertex.
  *   skin-kernel-run [lbs|dqs|baseline] [vertices] [influences] [coherent] [reps] [morph] [format]
+ *                   [streams] [output]
  * morph: dense or sparse (8 targets, position and normal deltas; sparse on
  * 10% of the vertices, see rig_morph_targets) or none.  format: the
  * normals' and tangents' format, f32 (default), snorm16 or 1010102 (a
@@ -10,7 +11,10 @@
  * allocates them (default: calloc'd, so page-aligned from about 32k
  * vertices on), aliased (all 18 input streams in one block at the same
  * address modulo 4 KiB) or apart (the same block, stream i moved 64 i
- * bytes further).
+ * bytes further).  output: inter (default), or planar f32 streams (skin
+ * only) in one block, each at the same address modulo 4 KiB (soa-aliased,
+ * as separate page-aligned allocations are) or stream i 64 i bytes further
+ * (soa-apart).
  * The ISA is skin's choice or SKIN_ISA; the baseline is the build of that
  * ISA's tier.  Under callgrind use reps 1: the kernel's share of the
  * instruction count is in the functions named blocks_*, stage* and
@@ -59,6 +63,8 @@ int main(int argc, char **argv)
     const char *morph = argc > 6 ? argv[6] : "none";
     const char *format = argc > 7 ? argv[7] : "f32";
     const char *streams = argc > 8 ? argv[8] : "rig";
+    const char *output = argc > 9 ? argv[9] : "inter";
+    const int soa = !strncmp(output, "soa-", 4);
     const skin_vector_format vf = !strcmp(format, "snorm16")   ? SKIN_VECTOR_SNORM16
                                   : !strcmp(format, "1010102") ? SKIN_VECTOR_1010102
                                                                : SKIN_VECTOR_F32;
@@ -66,9 +72,11 @@ int main(int argc, char **argv)
     if ((!base && strcmp(method, "lbs") != 0 && strcmp(method, "dqs") != 0) || n == 0 || k < 1 ||
         k > SKIN_MAX_INFLUENCES || reps < 1 || (strcmp(morph, "none") && strcmp(morph, "dense") && strcmp(morph, "sparse")) ||
         (vf == SKIN_VECTOR_F32 && strcmp(format, "f32")) || (base && vf != SKIN_VECTOR_F32) ||
-        (strcmp(streams, "rig") && strcmp(streams, "aliased") && strcmp(streams, "apart"))) {
+        (strcmp(streams, "rig") && strcmp(streams, "aliased") && strcmp(streams, "apart")) ||
+        (strcmp(output, "inter") && strcmp(output, "soa-aliased") && strcmp(output, "soa-apart")) ||
+        (soa && (base || vf != SKIN_VECTOR_F32))) {
         fprintf(stderr, "usage: skin-kernel-run [lbs|dqs|baseline] [vertices] [influences 1-8] [random|coherent] [reps] "
-                        "[none|dense|sparse] [f32|snorm16|1010102] [rig|aliased|apart]\n");
+                        "[none|dense|sparse] [f32|snorm16|1010102] [rig|aliased|apart] [inter|soa-aliased|soa-apart]\n");
         return 2;
     }
     rig r;
@@ -93,17 +101,23 @@ int main(int argc, char **argv)
         r.mesh.morph_targets = morphs.targets;
         r.palette.morph_weights = morphs.weights;
     }
-    float *out = malloc(n * 40);
+    /* 40 bytes per vertex; planar: 10 streams of whole pages, + 64 i bytes if apart */
+    const size_t span = (n * sizeof(float) + 4095) / 4096 * 4096, ostep = output[4] == 'p' ? 64 : 0;
+    float *out = soa ? aligned_alloc(4096, 10 * (span + ostep)) : malloc(n * 40);
     baseline_palette bp;
     const baseline_fn run_baseline = baseline_for(skin_get_isa());
     if (!out || baseline_palette_init(&bp, r.matrices, 64) != 0 || (base && !run_baseline))
         return fprintf(stderr, "out of memory, or no baseline for this ISA\n"), 1;
     const size_t vbytes = vf == SKIN_VECTOR_SNORM16 ? 8 : 4, stride = vf == SKIN_VECTOR_F32 ? 40 : 12 + 2 * vbytes;
-    const skin_output so = {.layout = SKIN_LAYOUT_STRIDED, .position = out, .position_stride = stride,
-                            .normal = (float *)((char *)out + 12), .normal_stride = stride,
-                            .tangent = (float *)((char *)out + 12 + (vf == SKIN_VECTOR_F32 ? 12 : vbytes)),
-                            .tangent_stride = stride,
-                            .vector_format = vf};
+    skin_output so = {.layout = SKIN_LAYOUT_STRIDED, .position = out, .position_stride = stride,
+                      .normal = (float *)((char *)out + 12), .normal_stride = stride,
+                      .tangent = (float *)((char *)out + 12 + (vf == SKIN_VECTOR_F32 ? 12 : vbytes)),
+                      .tangent_stride = stride,
+                      .vector_format = vf};
+    if (soa) {
+        so = (skin_output){.layout = SKIN_LAYOUT_SOA};
+        for (int e = 0; e < 10; ++e) so.soa[e] = (float *)((char *)out + e * (span + ostep));
+    }
     double best = 1e300;
     for (int i = 0; i < reps; ++i) {
         const double t0 = now_ns();
@@ -114,11 +128,15 @@ int main(int argc, char **argv)
         const double t = now_ns() - t0;
         if (t < best) best = t;
     }
-    printf("%s %s %zu vertices, %u influences, %s rig, morph %s, %s, streams %s: %.3f ns/vertex (best of %d); fnv1a in %016llx "
-           "out %016llx\n",
-           method, skin_isa_name(skin_get_isa()), n, k, coherent ? "coherent" : "random", morph, format, streams,
-           best / (double)n, reps, (unsigned long long)rig_digest(&r, n, k),
-           (unsigned long long)fnv1a(0xcbf29ce484222325ull, out, n * stride));
+    uint64_t out_digest = 0xcbf29ce484222325ull;
+    if (soa)
+        for (int e = 0; e < 10; ++e) out_digest = fnv1a(out_digest, so.soa[e], n * sizeof(float));
+    else
+        out_digest = fnv1a(out_digest, out, n * stride);
+    printf("%s %s %zu vertices, %u influences, %s rig, morph %s, %s, streams %s, output %s: %.3f ns/vertex (best of %d); "
+           "fnv1a in %016llx out %016llx\n",
+           method, skin_isa_name(skin_get_isa()), n, k, coherent ? "coherent" : "random", morph, format, streams, output,
+           best / (double)n, reps, (unsigned long long)rig_digest(&r, n, k), (unsigned long long)out_digest);
     rig_morphs_free(&morphs);
     baseline_palette_free(&bp);
     free(out);
