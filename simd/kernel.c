@@ -1379,28 +1379,34 @@ static void build_aos(source *s, float *copy, uint32_t joint_count)
 }
 #endif
 
+static int is_aligned(const void *p) { return ((uintptr_t)p % VEC_BYTES) == 0; }
+
 /* Whether five or more of the attribute streams the call reads start
  * within 256 bytes of each other modulo 4 KiB (separate page-aligned
  * allocations do).  Vertex v of each then maps to the same L1 set, more
- * streams than it has ways, and a 4-lane block, a quarter of each line,
- * loses the lines before the next blocks read the rest (SSE2 LBS-4, 100k:
- * 10.5 ns/vertex against 7.6 with the streams apart).  Such streams are
- * copied chunk by chunk first, as morph targets' are (8.7).  On 8 and 16
- * lanes (half and whole lines) the copy measured no faster, or slower. */
+ * streams than it has ways, and a block, part of each line, loses the
+ * lines before the next blocks read the rest.  Such streams are copied
+ * chunk by chunk first, as morph targets' are.  LBS-4 p+n+t at 100k,
+ * ns/vertex, aliased against apart:
+ *  - 4 lanes: 10.5 against 7.6; copied, 8.7.
+ *  - 8 lanes, streams 16 bytes past a 32-byte boundary (as malloc's large
+ *    blocks are, so every other vector spans two lines): 7.7 against 5.3;
+ *    copied, 6.1 (DQS 8.2 to 7.9).  With aligned streams the copy paid
+ *    less than it cost (LBS 6.3 to 6.0, DQS 7.2 to 7.8), so only then.
+ *  - 16 lanes (whole lines): slower copied, aligned or not. */
 static int streams_alias(const skin_job *job)
 {
-    if (W != 4) return 0;
+    if (W == 16) return 0;
     const skin_mesh_desc *m = job->mesh;
     const float *s[SKIN_COMPONENTS] = {m->px, m->py, m->pz, m->nx, m->ny, m->nz, m->tx, m->ty, m->tz, m->tw};
-    int count[16] = {0};
+    int count[16] = {0}, aligned = 1;
     for (int e = 0; e < SKIN_COMPONENTS; ++e)
-        if (component_used(job, e)) ++count[((uintptr_t)s[e] >> 8) & 15];
+        if (component_used(job, e)) ++count[((uintptr_t)s[e] >> 8) & 15], aligned &= is_aligned(s[e]);
+    if (W == 8 && aligned) return 0;
     for (int b = 0; b < 16; ++b)
         if (count[b] >= 5) return 1;
     return 0;
 }
-
-static int is_aligned(const void *p) { return ((uintptr_t)p % VEC_BYTES) == 0; }
 
 void SKIN_KERNEL_NAME(const skin_job *job)
 {

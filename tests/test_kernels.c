@@ -439,8 +439,10 @@ static void aliased_streams(void)
     const layout layouts[] = {make_interleaved("aliased, interleaved pnt", 1, 1, 0),
                               make_interleaved("aliased, interleaved pn", 1, 0, 4),
                               make_packed("aliased, snorm16 pnt", SKIN_VECTOR_SNORM16, 1, 0)};
-    float *block = aligned_alloc(4096, 10 * span);
+    float *block = aligned_alloc(4096, 10 * span + 4096);
     if (!block) exit(1);
+    /* page-aligned, and 16 bytes past (as malloc's large blocks are: 8 lanes copy only those) */
+    for (size_t shift = 0; shift <= 16; shift += 16)
     for (int method = SKIN_LBS; method <= SKIN_DQS; ++method) {
         rig r;
         rig_options o = {n, 64, 4, SKIN_JOINT_U8, SKIN_WEIGHT_F32, 0, 0xa11a5u};
@@ -449,7 +451,7 @@ static void aliased_streams(void)
         const float **a[10] = {&r.mesh.px, &r.mesh.py, &r.mesh.pz, &r.mesh.nx, &r.mesh.ny,
                                &r.mesh.nz, &r.mesh.tx, &r.mesh.ty, &r.mesh.tz, &r.mesh.tw};
         for (int e = 0; e < 10; ++e) {
-            float *copy = (float *)((char *)block + e * span);
+            float *copy = (float *)((char *)block + e * span + shift);
             memcpy(copy, *a[e], n * sizeof(float));
             *a[e] = copy;
         }

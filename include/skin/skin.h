@@ -151,13 +151,14 @@ typedef struct skin_morph_target {
  * bounds); skin_validate() reports them.
  *
  * Placement: streams that start at the same address modulo 4 KiB (each a
- * separate large allocation: malloc returns page-aligned memory from about
- * 128 KiB, 32k float vertices) compete for the same L1 cache sets.  One
- * allocation holding every stream back to back avoids that.  The 4-lane
- * kernels detect such streams and copy them through cache chunk by chunk
- * (same bits); the 8- and 16-lane ones read them in place (LBS-4, 100k
- * vertices: AVX2 about 17% slower than with the streams apart, AVX-512
- * within 1%).
+ * separate large allocation: malloc returns memory 16 bytes past a page
+ * boundary from about 128 KiB, 32k float vertices) compete for the same L1
+ * cache sets.  One allocation holding every stream back to back avoids
+ * that.  The 4-lane kernels detect such streams and copy them through cache
+ * chunk by chunk (same bits), and so do the 8-lane ones when the streams
+ * are not 32-byte aligned; aligned, the 8-lane kernels read them in place
+ * (LBS-4, 100k vertices: about 20% slower than with the streams apart), as
+ * the 16-lane ones always do (about 14% slower).
  */
 typedef struct skin_mesh_desc {
     size_t vertex_count;
