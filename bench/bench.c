@@ -922,21 +922,18 @@ static void bars(void)
            " floor/none is the least dense / no morph that this machine's memory allows)\n");
     printf("  %-7s %9s %9s %9s %9s %9s %11s %11s %11s\n", "isa", "none", "sparse", "sparse 2p", "dense", "dense 2p",
            "sparse 2p/f", "dense 2p/f", "floor/none");
+    bcase dense = lbs(B.best, K100); /* its floor is every ISA's */
+    dense.morph = MORPH_DENSE;
+    const double dense_floor = med_of(floor_of(&dense));
     for (int i = 0; i < B.isa_count; ++i) {
         skin_isa isa = B.isas[i];
         if (!has_baseline(isa)) continue;
-        bcase dense = lbs(isa, K100);
-        dense.morph = MORPH_DENSE;
         printf("  %-7s %9.3f %9.3f %9.3f %9.3f %9.3f %11.2f %11.2f %11.2f\n", skin_isa_name(isa),
                morph_med(isa, MORPH_NONE), morph_med(isa, MORPH_SPARSE), morph_med(isa, MORPH_SPARSE_2PASS),
                morph_med(isa, MORPH_DENSE), morph_med(isa, MORPH_DENSE_2PASS), r_sparse_2pass(isa),
-               r_dense_2pass(isa), med_of(floor_of(&dense)) / morph_med(isa, MORPH_NONE));
+               r_dense_2pass(isa), dense_floor / morph_med(isa, MORPH_NONE));
     }
-    {
-        bcase dense = lbs(B.best, K100);
-        dense.morph = MORPH_DENSE;
-        printf("  dense floor %.3f ns/vertex (%.0f bytes per vertex)\n", med_of(floor_of(&dense)), case_bytes(&dense));
-    }
+    printf("  dense floor %.3f ns/vertex (%.0f bytes per vertex)\n", dense_floor, case_bytes(&dense));
     printf("\nper-ISA table, LBS-4 p+n+t random64 1 thread (ns/vertex: 10k min, 100k median)\n");
     printf("  %-7s %9s %9s %9s %9s %8s %8s %8s %9s\n", "isa", "base 10k", "skin 10k", "base 100k",
            "skin 100k", "x 10k", "x 100k", "DQS/LBS", "coh x100k");

@@ -8,12 +8,12 @@
  * 10% of the vertices, see rig_morph_targets) or none.  format: the
  * normals' and tangents' format, f32 (default), snorm16 or 1010102 (a
  * tight vertex of 28 or 20 bytes; skin only).  streams: as the rig
- * allocates them (default: calloc'd, so page-aligned from about 32k
- * vertices on), aliased (all 18 input streams in one block at the same
+ * allocates them (default: calloc'd, so from about 32k vertices on each 16
+ * bytes past a page), aliased (all 18 input streams in one block at the same
  * address modulo 4 KiB) or apart (the same block, stream i moved 64 i
  * bytes further).  output: inter (default), or planar f32 streams (skin
  * only) in one block, each at the same address modulo 4 KiB (soa-aliased,
- * as separate page-aligned allocations are) or stream i 64 i bytes further
+ * as separate large allocations are) or stream i 64 i bytes further
  * (soa-apart).
  * The ISA is skin's choice or SKIN_ISA; the baseline is the build of that
  * ISA's tier.  Under callgrind use reps 1: the kernel's share of the
@@ -82,9 +82,10 @@ int main(int argc, char **argv)
     rig r;
     const rig_options o = {n, 64, k, SKIN_JOINT_U8, SKIN_WEIGHT_F32, 0, 7};
     if ((coherent ? rig_coherent(&r, &o) : rig_random(&r, &o)) != 0) return fprintf(stderr, "out of memory\n"), 1;
+    const size_t span = (n * sizeof(float) + 4095) / 4096 * 4096; /* a float stream in whole pages */
     char *block = NULL;
     if (strcmp(streams, "rig")) { /* 10 attribute, k joint and k weight streams, each span (+ 64 i) bytes on */
-        const size_t step = streams[1] == 'p' ? 64 : 0, span = (n * sizeof(float) + 4095) / 4096 * 4096;
+        const size_t step = streams[1] == 'p' ? 64 : 0;
         if (!(block = aligned_alloc(4096, (10 + 2 * (size_t)k) * (span + step)))) return fprintf(stderr, "out of memory\n"), 1;
         const float **a[10] = {&r.mesh.px, &r.mesh.py, &r.mesh.pz, &r.mesh.nx, &r.mesh.ny,
                                &r.mesh.nz, &r.mesh.tx, &r.mesh.ty, &r.mesh.tz, &r.mesh.tw};
@@ -102,7 +103,7 @@ int main(int argc, char **argv)
         r.palette.morph_weights = morphs.weights;
     }
     /* 40 bytes per vertex; planar: 10 streams of whole pages, + 64 i bytes if apart */
-    const size_t span = (n * sizeof(float) + 4095) / 4096 * 4096, ostep = output[4] == 'p' ? 64 : 0;
+    const size_t ostep = output[4] == 'p' ? 64 : 0;
     float *out = soa ? aligned_alloc(4096, 10 * (span + ostep)) : malloc(n * 40);
     baseline_palette bp;
     const baseline_fn run_baseline = baseline_for(skin_get_isa());

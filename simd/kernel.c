@@ -854,7 +854,7 @@ static void morph_plan_init(morph_plan *p, const skin_job *job, size_t v)
     memset(p->sparse_used, 0, sizeof p->sparse_used);
     p->sparse_count = 0;
     p->dense_any = 0;
-    p->copy_all = 0;
+    p->copy_all = !job->morph_count; /* no targets: here for the aliased streams */
     for (uint32_t a = 0; a < job->morph_count; ++a) {
         const skin_morph_target *t = &job->mesh->morph_targets[job->morph_index[a]];
         const float w = job->palette->morph_weights[job->morph_index[a]];
@@ -1468,10 +1468,7 @@ void SKIN_KERNEL_NAME(const skin_job *job)
     const size_t full_end = end - end % W;
     size_t v = first - first % W;
     morph_plan plan;
-    if (job->morph_count || streams_alias(job)) {
-        morph_plan_init(&plan, job, v), c.morph = &plan;
-        plan.copy_all = !job->morph_count; /* no targets: here for the aliased streams */
-    }
+    if (job->morph_count || streams_alias(job)) morph_plan_init(&plan, job, v), c.morph = &plan;
     if (v < first) { /* head: the block holding `first` */
         int hi = end - v < W ? (int)(end - v) : W;
         skin_partial(&c, fns, &in, v, (int)(first - v), hi);

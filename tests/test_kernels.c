@@ -428,11 +428,12 @@ static void trailing_zero_slots(int lanes)
             }
 }
 
-/* Attribute streams at the same address modulo 4 KiB, as separate
- * page-aligned allocations put them: the 4-lane kernels copy them chunk by
- * chunk first, the others read them in place.  Against the reference, over ranges that start and
- * end inside blocks and chunks, bit-identical to the same streams apart
- * and under any split; with normals alone (6 streams) and with tangents. */
+/* Attribute streams at the same address modulo 4 KiB, as separate large
+ * allocations put them: the 4-lane kernels copy them chunk by chunk first,
+ * the 8-lane ones only when they are not 32-byte aligned, the 16-lane ones
+ * never.  Against the reference, over ranges that start and end inside
+ * blocks and chunks, bit-identical to the same streams apart and under any
+ * split; with normals alone (6 streams) and with tangents. */
 static void aliased_streams(void)
 {
     const size_t n = 3001, span = (n * sizeof(float) + 4095) / 4096 * 4096;
