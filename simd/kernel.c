@@ -1140,14 +1140,15 @@ ALWAYS_INLINE void store_block(const skin_job *job, writer *wr, const vf *o, siz
 
 
 /* Skins the full blocks in [v, end) of `in`, their attributes at index
- * u - at_first of `at` for vertex u, and stores them. */
-ALWAYS_INLINE void run_blocks(const kctx *c, const inputs *in, const inputs *at, size_t at_first, staged *st,
-                              size_t v, size_t end, writer *wr, const int method, const uint32_t k,
-                              const int kind)
+ * u - at_first of `at` for vertex u, and stores them; stage_c and stage_in
+ * are c and in as stage() gets them (see blocks). */
+ALWAYS_INLINE void run_blocks(const kctx *c, const inputs *in, const kctx *stage_c, const inputs *stage_in,
+                              const inputs *at, size_t at_first, staged *st, size_t v, size_t end, writer *wr,
+                              const int method, const uint32_t k, const int kind)
 {
     while (v + W <= end) {
         const size_t n = end - v < STAGE ? (end - v) / W * W : STAGE;
-        if (STAGED) stage(c, in, v, n, k, st, method);
+        if (STAGED) stage(stage_c, stage_in, v, n, k, st, method);
         for (size_t o = 0; o < n; o += W, v += W) {
             vf x[SKIN_COMPONENTS];
             skin_block(c, in, at, v - at_first, st, o, v, x, method, k, kind);
@@ -1171,10 +1172,21 @@ ALWAYS_INLINE void blocks(const kctx *c, const inputs *in, size_t v, size_t end,
     const kctx *const lc = &c_copy;
     const inputs *const lin = &in_copy;
     staged *const st = &chunk;
+    /* On 8 lanes stage() reads the caller's structs, so the copies' addresses
+     * never escape and their fields live in registers: a run of blocks then
+     * starts without first writing and reading back the copies, which costs
+     * real meshes, whose runs are a few blocks long (LBS, ns/vertex:
+     * Testwuson 4.16 -> 3.89, BCN_Epileptic 4.18 -> 3.96; the 64-joint
+     * random rig 4.53 either way).  On 4 lanes the fields held in registers
+     * spilled more (SSE2 LBS-4 7.4 -> 7.7), so stage() reads the copies. */
+    const kctx *const stage_c = W == 8 ? c : lc;
+    const inputs *const stage_in = W == 8 ? in : lin;
 #else
     const kctx *const lc = c;
     const inputs *const lin = in;
     staged *const st = NULL; /* each block loads its own influences */
+    const kctx *const stage_c = c;
+    const inputs *const stage_in = in;
 #endif
     /* With morph targets the attributes come from the chunk morph_chunk made. */
     const inputs *at = lin;
@@ -1185,11 +1197,11 @@ ALWAYS_INLINE void blocks(const kctx *c, const inputs *in, size_t v, size_t end,
         at = &chunk_view, at_first = lc->morph->view_first;
     }
     if (out) {
-        if (STAGED) stage(lc, lin, v, W, k, st, method);
+        if (STAGED) stage(stage_c, stage_in, v, W, k, st, method);
         skin_block(lc, lin, at, v - at_first, st, 0, v, out, method, k, kind);
         return;
     }
-    run_blocks(lc, lin, at, at_first, st, v, end, wr, method, k, kind);
+    run_blocks(lc, lin, stage_c, stage_in, at, at_first, st, v, end, wr, method, k, kind);
 }
 
 /* One copy of the block loop per method, influence count and fetch kind,
