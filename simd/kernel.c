@@ -331,10 +331,14 @@ ALWAYS_INLINE void load_influences(const kctx *c, const inputs *in, size_t v, co
  * 0-1 are one 8-float load blended in a ymm, and row 2 of lanes p and p+4
  * share a ymm whose weights come from one in-lane permute of the weight
  * vector.  One transpose per block turns the rows into the 12 components.
- * The block is bound by loads (Zen 4 issues two vector loads a cycle), so
- * each lane's weight is broadcast by a lane permute of the weight vector,
- * and a pair's two palette offsets come from one 64-bit load: 4.9 against
- * 4.6 ns/vertex at 1024 vertices for the two, LBS-4 p+n+t.  Per
+ * The block is bound by loads and shuffles (Zen 4 issues two vector loads
+ * and two lane permutes a cycle), so half the lanes' weights are broadcast
+ * from memory and half by a lane permute of the weight vector, and a pair's
+ * two palette offsets come from one 64-bit load.  LBS-4 p+n+t, 10k,
+ * ns/vertex, f32 / snorm16 / 1010102 output: every weight broadcast and
+ * each offset its own load 4.95 / 5.25 / 4.86; offset pairs and every
+ * weight permuted 4.54 / 5.27 / 5.01 (the packed stores shuffle too); offset
+ * pairs and half and half 4.46 / 5.10 / 4.77.  Per
  * component these are the same multiply-adds, in slot order, as every
  * other path of this ISA. */
 ALWAYS_INLINE void blend_lanes(const source *s, const influences *f, vf *m, const uint32_t k)
@@ -348,7 +352,7 @@ ALWAYS_INLINE void blend_lanes(const source *s, const influences *f, vf *m, cons
             uint32_t oa, ob;
             lane_offset_pair(f, i, p, &oa, &ob);
             const float *a = (const float *)(base + oa), *b = (const float *)(base + ob);
-            const vf wa = simde_mm256_permutevar8x32_ps(f->w[i], v_set1_i32(p));
+            const vf wa = simde_mm256_broadcast_ss(lane_weights(f, i) + p);
             const vf wb = simde_mm256_permutevar8x32_ps(f->w[i], v_set1_i32(p + 4));
             const vf r2 = simde_mm256_insertf128_ps(simde_mm256_castps128_ps256(simde_mm_loadu_ps(a + 8)),
                                                     simde_mm_loadu_ps(b + 8), 1);
