@@ -1179,9 +1179,9 @@ ALWAYS_INLINE void blocks(const kctx *c, const inputs *in, size_t v, size_t end,
     /* On 8 lanes stage() reads the caller's structs, so the copies' addresses
      * never escape and their fields live in registers: a run of blocks then
      * starts without first writing and reading back the copies, which costs
-     * real meshes, whose runs are a few blocks long (LBS, ns/vertex:
-     * Testwuson 4.16 -> 3.89, BCN_Epileptic 4.18 -> 3.96; the 64-joint
-     * random rig 4.53 either way).  On 4 lanes the fields held in registers
+     * real meshes, whose runs are a few blocks long (AVX2 LBS, ns/vertex:
+     * Testwuson 4.11 -> 3.87, BCN_Epileptic 4.13 -> 3.96; the 64-joint
+     * random rig 4.6 -> 4.5).  On 4 lanes the fields held in registers
      * spilled more (SSE2 LBS-4 7.4 -> 7.7), so stage() reads the copies. */
     const kctx *const stage_c = W == 8 ? c : lc;
     const inputs *const stage_in = W == 8 ? in : lin;
