@@ -103,7 +103,7 @@ int main(int argc, char **argv)
         r.palette.morph_weights = morphs.weights;
     }
     /* 40 bytes per vertex; planar: 10 streams of whole pages, + 64 i bytes if apart */
-    const size_t ostep = output[4] == 'p' ? 64 : 0;
+    const size_t ostep = !strcmp(output, "soa-apart") ? 64 : 0;
     float *out = soa ? aligned_alloc(4096, 10 * (span + ostep)) : malloc(n * 40);
     baseline_palette bp;
     const baseline_fn run_baseline = baseline_for(skin_get_isa());
