@@ -443,35 +443,36 @@ static void aliased_streams(void)
     float *block = aligned_alloc(4096, 10 * span + 4096);
     if (!block) exit(1);
     /* page-aligned, and 16 bytes past (as malloc's large blocks are: 8 lanes copy only those) */
-    for (size_t shift = 0; shift <= 16; shift += 16)
-    for (int method = SKIN_LBS; method <= SKIN_DQS; ++method) {
-        rig r;
-        rig_options o = {n, 64, 4, SKIN_JOINT_U8, SKIN_WEIGHT_F32, 0, 0xa11a5u};
-        if (rig_random(&r, &o)) exit(1);
-        rig apart = r;
-        const float **a[10] = {&r.mesh.px, &r.mesh.py, &r.mesh.pz, &r.mesh.nx, &r.mesh.ny,
-                               &r.mesh.nz, &r.mesh.tx, &r.mesh.ty, &r.mesh.tz, &r.mesh.tw};
-        for (int e = 0; e < 10; ++e) {
-            float *copy = (float *)((char *)block + e * span + shift);
-            memcpy(copy, *a[e], n * sizeof(float));
-            *a[e] = copy;
+    for (size_t shift = 0; shift <= 16; shift += 16) {
+        for (int method = SKIN_LBS; method <= SKIN_DQS; ++method) {
+            rig r;
+            rig_options o = {n, 64, 4, SKIN_JOINT_U8, SKIN_WEIGHT_F32, 0, 0xa11a5u};
+            if (rig_random(&r, &o)) exit(1);
+            rig apart = r;
+            const float **a[10] = {&r.mesh.px, &r.mesh.py, &r.mesh.pz, &r.mesh.nx, &r.mesh.ny,
+                                   &r.mesh.nz, &r.mesh.tx, &r.mesh.ty, &r.mesh.tz, &r.mesh.tw};
+            for (int e = 0; e < 10; ++e) {
+                float *copy = (float *)((char *)block + e * span + shift);
+                memcpy(copy, *a[e], n * sizeof(float));
+                *a[e] = copy;
+            }
+            for (size_t li = 0; li < sizeof layouts / sizeof *layouts; ++li) {
+                const layout *l = &layouts[li];
+                const size_t ranges[][2] = {{0, n}, {5, 1031}, {n - 517, 517}};
+                for (size_t ri = 0; ri < 3; ++ri)
+                    check_call(&r, &r.palette, (skin_method)method, l, 0, ranges[ri][0], ranges[ri][1], l->name);
+                const size_t bytes = layout_bytes(l, n);
+                unsigned char *same = alloc_buffer(bytes), *other = alloc_buffer(bytes);
+                skin_output os = make_output(l, same, 0, NULL), oo = make_output(l, other, 0, NULL);
+                EXPECT(skin_mesh(&r.mesh, &r.palette, (skin_method)method, &os, 0, n) == SKIN_OK &&
+                           skin_mesh(&apart.mesh, &apart.palette, (skin_method)method, &oo, 0, n) == SKIN_OK &&
+                           memcmp(same, other, bytes) == 0,
+                       "%s: not bit-identical to the streams apart (method %d)", l->name, method);
+                free(same), free(other);
+            }
+            check_splits(&r, (skin_method)method, "aliased streams");
+            rig_free(&apart);
         }
-        for (size_t li = 0; li < sizeof layouts / sizeof *layouts; ++li) {
-            const layout *l = &layouts[li];
-            const size_t ranges[][2] = {{0, n}, {5, 1031}, {n - 517, 517}};
-            for (size_t ri = 0; ri < 3; ++ri)
-                check_call(&r, &r.palette, (skin_method)method, l, 0, ranges[ri][0], ranges[ri][1], l->name);
-            const size_t bytes = layout_bytes(l, n);
-            unsigned char *same = alloc_buffer(bytes), *other = alloc_buffer(bytes);
-            skin_output os = make_output(l, same, 0, NULL), oo = make_output(l, other, 0, NULL);
-            EXPECT(skin_mesh(&r.mesh, &r.palette, (skin_method)method, &os, 0, n) == SKIN_OK &&
-                       skin_mesh(&apart.mesh, &apart.palette, (skin_method)method, &oo, 0, n) == SKIN_OK &&
-                       memcmp(same, other, bytes) == 0,
-                   "%s: not bit-identical to the streams apart (method %d)", l->name, method);
-            free(same), free(other);
-        }
-        check_splits(&r, (skin_method)method, "aliased streams");
-        rig_free(&apart);
     }
     free(block);
 }
