@@ -153,7 +153,8 @@ typedef struct morph_plan {
     const float *dense[9][SKIN_MAX_ACTIVE_MORPH_TARGETS];
     float dense_w[9][SKIN_MAX_ACTIVE_MORPH_TARGETS];
     uint32_t sparse_count;
-    int sparse_used[9]; /* components some sparse target moves */
+    uint32_t sparse_moved; /* bit e: some sparse target moves component e */
+    int sparse_uniform;    /* every sparse target moves exactly those */
     sparse_morph sparse[SKIN_MAX_ACTIVE_MORPH_TARGETS];
 } morph_plan;
 
@@ -744,6 +745,81 @@ static int component_used(const skin_job *job, int e)
     return e < 3 || (e < 6 ? job->normals : job->tangents);
 }
 
+/* The sparse targets added to the chunk's n vertices from mesh vertex
+ * `first`, from src to out (the dense pass or the inputs, and buf).
+ * every: bit e set when every target moves component e and none moves
+ * another, or 0: each target's delta pointers say. */
+#if W == 4
+/* Four lanes: entry by entry, into the chunk's copy (the expanding form
+ * below measured no faster, its mask and lane loads cost what it saves). */
+ALWAYS_INLINE void sparse_add(morph_plan *p, const float *const *src, float (*out)[MORPH_CHUNK], size_t first,
+                              size_t n, const uint32_t every)
+{
+    (void)src; /* src[e] is out[e]: 4 lanes copy what a sparse target moves */
+    for (uint32_t k = 0; k < p->sparse_count; ++k) {
+        sparse_morph *s = &p->sparse[k];
+        const skin_morph_target *t = s->t;
+        const float w = s->w; /* local copies: the adds' stores could alias them */
+        const float *d[9];
+        memcpy(d, s->d, sizeof d);
+        size_t cur = s->cur;
+        for (; cur < t->count && t->indices[cur] < first + n; ++cur) {
+            if (t->indices[cur] < first) continue; /* only an unsorted list gets here */
+            const size_t o = t->indices[cur] - first;
+            for (int e = 0; e < 9; ++e)
+                if (every ? every >> e & 1 : d[e] != NULL) out[e][o] += w * d[e][cur];
+        }
+        s->cur = cur;
+    }
+}
+#else
+/* Block by block, every target on the block while it is in registers:
+ * the lanes a target's entries name get its deltas by an expanding load,
+ * the others add +0 (which keeps every bit but a -0's sign).  Blocks no
+ * target touches are copied (skipped to the nearest next entry's block). */
+ALWAYS_INLINE void sparse_add(morph_plan *p, const float *const *src, float (*out)[MORPH_CHUNK], size_t first,
+                              size_t n, const uint32_t every)
+{
+    const uint32_t moved = every ? every : p->sparse_moved;
+    const uint32_t ks = p->sparse_count;
+    size_t cur[SKIN_MAX_ACTIVE_MORPH_TARGETS];
+    for (uint32_t k = 0; k < ks; ++k) cur[k] = p->sparse[k].cur;
+    for (size_t o = 0; o < n;) {
+        vf x[9];
+        for (int e = 0; e < 9; ++e) x[e] = moved >> e & 1 ? v_loadu(src[e] + o) : v_zero();
+        int touched = 0;
+        for (uint32_t k = 0; k < ks; ++k) {
+            const sparse_morph *s = &p->sparse[k];
+            uint32_t count;
+            const uint32_t named = sparse_lanes(s->t->indices, cur[k], s->t->count - cur[k], first + o, &count);
+            if (!count) continue;
+            const v_expander ex = v_expander_for(named);
+            const vf w = v_set1(s->w);
+            for (int e = 0; e < 9; ++e)
+                if (every ? every >> e & 1 : s->d[e] != NULL) x[e] = v_fmadd(w, v_expand(&ex, s->d[e] + cur[k]), x[e]);
+            cur[k] += count;
+            touched = 1;
+        }
+        size_t end = o + W;
+        if (!touched) {
+            /* on to the block of the nearest entry left (an unsorted list's
+             * entry behind the block is passed over) */
+            size_t next = first + n;
+            for (uint32_t k = 0; k < ks; ++k) {
+                const skin_morph_target *t = p->sparse[k].t;
+                while (cur[k] < t->count && t->indices[cur[k]] < first + o) ++cur[k];
+                if (cur[k] < t->count && t->indices[cur[k]] < next) next = t->indices[cur[k]];
+            }
+            end = next - first >= n ? n : (next - first) & ~(size_t)(W - 1);
+        }
+        for (; o < end; o += W)
+            for (int e = 0; e < 9; ++e)
+                if (moved >> e & 1) v_storeu(out[e] + o, touched ? x[e] : v_loadu(src[e] + o));
+    }
+    for (uint32_t k = 0; k < ks; ++k) p->sparse[k].cur = cur[k];
+}
+#endif
+
 /* Vertices [v, v+n) of `in` (n a multiple of W, at most MORPH_CHUNK) with
  * the active morph targets added, as p->view: the components a target
  * moves in p->buf, the others in place; 0 if no target touches the chunk
@@ -752,8 +828,10 @@ static int component_used(const skin_job *job, int e)
  * dense deltas stream as a separate morph pass would read them (a pass per
  * block, reading every target's streams at once, measured about 2x
  * slower), and the morphed chunk stays in cache for the blocks.  A sparse
- * target changes only the vertices it lists: on 8 and 16 lanes a block's
- * entries arrive by one expanding load per component (two earlier vector
+ * target changes only the vertices it lists (on 8 and 16 lanes it adds +0
+ * to the other lanes of a block it touches, which keeps every bit but a
+ * -0's sign): there a block's entries arrive by one expanding load per
+ * component (two earlier vector
  * forms, entries dropped into a zeroed block and runs of W consecutive
  * entries, measured 10-60% slower than scalar); on 4 lanes one by one.
  * Out of line: one copy serves every block function. */
@@ -778,7 +856,7 @@ static __attribute__((noinline)) int morph_chunk(const kctx *c, const inputs *in
     const size_t left = job->mesh->vertex_count - first, lanes = left < n ? left : W;
     for (int e = 0; e < 9; ++e) {
         const uint32_t count = p->dense_count[e];
-        if (!count && !(p->copy_all && component_used(job, e)) && (W > 4 || !p->sparse_used[e]))
+        if (!count && !(p->copy_all && component_used(job, e)) && (W > 4 || !(p->sparse_moved >> e & 1)))
             continue; /* 4 lanes: sparse adds need the copy */
         /* Up to DENSE_GROUP targets per sweep of the chunk, their weights
          * and stream pointers in registers; later sweeps add to buf. */
@@ -801,72 +879,19 @@ static __attribute__((noinline)) int morph_chunk(const kctx *c, const inputs *in
         p->view[e] = out[e];
     }
     if (!p->sparse_count) return 1;
-#if W == 4
-    /* Four lanes: entry by entry (the expanding form below measured no
-     * faster, its mask and lane loads cost what it saves). */
-    for (uint32_t k = 0; k < p->sparse_count; ++k) {
-        sparse_morph *s = &p->sparse[k];
-        const skin_morph_target *t = s->t;
-        const float w = s->w; /* local copies: the adds' stores could alias them */
-        const float *d[9];
-        memcpy(d, s->d, sizeof d);
-        size_t cur = s->cur;
-        for (; cur < t->count && t->indices[cur] < first + n; ++cur) {
-            if (t->indices[cur] < first) continue; /* only an unsorted list gets here */
-            const size_t o = t->indices[cur] - first;
-            for (int e = 0; e < 9; ++e)
-                if (d[e]) out[e][o] += w * d[e][cur];
-        }
-        s->cur = cur;
-    }
-#else
-    /* Sparse targets block by block, every target on the block while it
-     * is in registers: the lanes a target's entries name get its deltas by
-     * an expanding load, the others keep their bits.  The components come
-     * from the dense pass or the inputs and go to buf, so blocks no target
-     * touches are copied (skipped to the nearest next entry's block). */
     const float *src[9];
     for (int e = 0; e < 9; ++e) {
         src[e] = p->view[e];
-        if (p->sparse_used[e]) p->view[e] = out[e];
+        if (p->sparse_moved >> e & 1) p->view[e] = out[e];
     }
-    const uint32_t ks = p->sparse_count;
-    size_t cur[SKIN_MAX_ACTIVE_MORPH_TARGETS];
-    for (uint32_t k = 0; k < ks; ++k) cur[k] = p->sparse[k].cur;
-    for (size_t o = 0; o < n;) {
-        vf x[9];
-        for (int e = 0; e < 9; ++e) x[e] = p->sparse_used[e] ? v_loadu(src[e] + o) : v_zero();
-        int touched = 0;
-        for (uint32_t k = 0; k < ks; ++k) {
-            const sparse_morph *s = &p->sparse[k];
-            uint32_t count;
-            const uint32_t named = sparse_lanes(s->t->indices, cur[k], s->t->count - cur[k], first + o, &count);
-            if (!count) continue;
-            const v_expander ex = v_expander_for(named);
-            const vf w = v_set1(s->w);
-            for (int e = 0; e < 9; ++e)
-                if (s->d[e]) x[e] = v_select(ex.present, v_fmadd(w, v_expand(&ex, s->d[e] + cur[k]), x[e]), x[e]);
-            cur[k] += count;
-            touched = 1;
-        }
-        size_t end = o + W;
-        if (!touched) {
-            /* on to the block of the nearest entry left (an unsorted list's
-             * entry behind the block is passed over) */
-            size_t next = first + n;
-            for (uint32_t k = 0; k < ks; ++k) {
-                const skin_morph_target *t = p->sparse[k].t;
-                while (cur[k] < t->count && t->indices[cur[k]] < first + o) ++cur[k];
-                if (cur[k] < t->count && t->indices[cur[k]] < next) next = t->indices[cur[k]];
-            }
-            end = next - first >= n ? n : (next - first) & ~(size_t)(W - 1);
-        }
-        for (; o < end; o += W)
-            for (int e = 0; e < 9; ++e)
-                if (p->sparse_used[e]) v_storeu(out[e] + o, touched ? x[e] : v_loadu(src[e] + o));
+    /* the usual sets of components, each its own loop with no test per
+     * target and component */
+    switch (p->sparse_uniform ? p->sparse_moved : 0) {
+    case 0x7: sparse_add(p, src, out, first, n, 0x7); break;     /* positions */
+    case 0x3f: sparse_add(p, src, out, first, n, 0x3f); break;   /* and normals */
+    case 0x1ff: sparse_add(p, src, out, first, n, 0x1ff); break; /* and tangents */
+    default: sparse_add(p, src, out, first, n, 0); break;
     }
-    for (uint32_t k = 0; k < ks; ++k) p->sparse[k].cur = cur[k];
-#endif
     return 1;
 }
 
@@ -875,7 +900,8 @@ static __attribute__((noinline)) int morph_chunk(const kctx *c, const inputs *in
 static void morph_plan_init(morph_plan *p, const skin_job *job, size_t v)
 {
     memset(p->dense_count, 0, sizeof p->dense_count);
-    memset(p->sparse_used, 0, sizeof p->sparse_used);
+    p->sparse_moved = 0;
+    p->sparse_uniform = 1;
     p->sparse_count = 0;
     p->dense_any = 0;
     p->copy_all = !job->morph_count; /* no targets: here for the aliased streams */
@@ -890,7 +916,10 @@ static void morph_plan_init(morph_plan *p, const skin_job *job, size_t v)
             sparse_morph *s = &p->sparse[p->sparse_count++];
             *s = (sparse_morph){.t = t, .w = w, .cur = skin_morph_first_at(t, v)};
             memcpy(s->d, d, sizeof d);
-            for (int e = 0; e < 9; ++e) p->sparse_used[e] |= d[e] != NULL;
+            uint32_t moved = 0;
+            for (int e = 0; e < 9; ++e) moved |= (uint32_t)(d[e] != NULL) << e;
+            p->sparse_uniform &= p->sparse_count == 1 || moved == p->sparse_moved;
+            p->sparse_moved |= moved;
             continue;
         }
         for (int e = 0; e < 9; ++e) {

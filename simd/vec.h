@@ -69,18 +69,18 @@ static inline simde__m128 v_chunk(vf a, int c)
 static inline int v_all_eq_i32(vi a, vi b) { return simde_mm512_cmpeq_epi32_mask(a, b) == 0xffff; }
 /* Expanding loads, for sparse lists (8 and 16 lanes): with
  * e = v_expander_for(m), m != 0, v_expand(&e, p) gives the lanes set in m
- * p[0], p[1], ... in lane order, and e.present selects those lanes; the
- * others are unspecified.  Reads only p[0 .. popcount(m)). */
-typedef struct v_expander { vm present; } v_expander;
+ * p[0], p[1], ... in lane order, and the others +0.  Reads only
+ * p[0 .. popcount(m)). */
+typedef struct v_expander { vm lanes; } v_expander;
 static inline v_expander v_expander_for(uint32_t m) { return (v_expander){(vm)m}; }
 static inline vf v_expand(const v_expander *e, const float *p)
 {
 #if defined(SIMDE_X86_AVX512F_NATIVE)
-    return _mm512_maskz_expandloadu_ps(e->present, p);
+    return _mm512_maskz_expandloadu_ps(e->lanes, p);
 #else /* SIMDe 0.7 has no expand */
     float lanes[16] = {0};
     for (int j = 0, k = 0; j < 16; ++j)
-        if (e->present >> j & 1) lanes[j] = p[k++];
+        if (e->lanes >> j & 1) lanes[j] = p[k++];
     return v_loadu(lanes);
 #endif
 }
@@ -251,27 +251,28 @@ static inline simde__m128 v_chunk(vf a, int c)
     return c ? simde_mm256_extractf128_ps(a, 1) : simde_mm256_castps256_ps128(a);
 }
 static inline int v_all_eq_i32(vi a, vi b) { return simde_mm256_movemask_epi8(simde_mm256_cmpeq_epi32(a, b)) == -1; }
-/* Per mask: each lane's rank among the set lanes, 3 bits per lane, and
- * from bit 24 the count of set lanes. */
+/* Per mask: each set lane's rank among the set lanes, and 7 for a clear
+ * lane (a lane the masked load leaves zero: some lane is clear, so at most
+ * seven are read), 3 bits per lane; from bit 24 the count of set lanes. */
 #define V_POP8(x) (((x)&1) + ((x) >> 1 & 1) + ((x) >> 2 & 1) + ((x) >> 3 & 1) + ((x) >> 4 & 1) + ((x) >> 5 & 1) + ((x) >> 6 & 1))
-#define V_RANKS(m) ((V_POP8(m) + ((m) >> 7)) << 24 | V_POP8((m)&1) << 3 | V_POP8((m)&3) << 6 | V_POP8((m)&7) << 9 | V_POP8((m)&15) << 12 | \
-                    V_POP8((m)&31) << 15 | V_POP8((m)&63) << 18 | V_POP8((m)&127) << 21)
+#define V_RANK(m, l) (((m) >> (l)&1) ? V_POP8((m) & ((1u << (l)) - 1)) : 7u)
+#define V_RANKS(m) ((V_POP8(m) + ((m) >> 7)) << 24 | V_RANK(m, 0) | V_RANK(m, 1) << 3 | V_RANK(m, 2) << 6 | V_RANK(m, 3) << 9 | \
+                    V_RANK(m, 4) << 12 | V_RANK(m, 5) << 15 | V_RANK(m, 6) << 18 | V_RANK(m, 7) << 21)
 #define V_RANKS4(m) V_RANKS(m), V_RANKS((m) + 1), V_RANKS((m) + 2), V_RANKS((m) + 3)
 #define V_RANKS16(m) V_RANKS4(m), V_RANKS4((m) + 4), V_RANKS4((m) + 8), V_RANKS4((m) + 12)
 #define V_RANKS64(m) V_RANKS16(m), V_RANKS16((m) + 16), V_RANKS16((m) + 32), V_RANKS16((m) + 48)
 static const uint32_t v_lane_ranks[256] = {V_RANKS64(0), V_RANKS64(64), V_RANKS64(128), V_RANKS64(192)};
-typedef struct v_expander { vm present; vi perm, load; } v_expander;
+typedef struct v_expander { vi perm, load; } v_expander;
 static inline v_expander v_expander_for(uint32_t m)
 {
-    const vi bit = simde_mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
     v_expander e;
-    e.present = simde_mm256_castsi256_ps(simde_mm256_cmpeq_epi32(simde_mm256_and_si256(simde_mm256_set1_epi32((int32_t)m), bit), bit));
     e.perm = simde_mm256_srlv_epi32(simde_mm256_set1_epi32((int32_t)v_lane_ranks[m]), simde_mm256_setr_epi32(0, 3, 6, 9, 12, 15, 18, 21));
     const int32_t count = (int32_t)(v_lane_ranks[m] >> 24);
     e.load = simde_mm256_cmpgt_epi32(simde_mm256_set1_epi32(count), simde_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
     return e;
 }
-/* maskload: a fault-free read of the count floats, then a permute */
+/* maskload: a fault-free read of the count floats (the rest zeros), then
+ * a permute */
 static inline vf v_expand(const v_expander *e, const float *p)
 {
     return simde_mm256_permutevar8x32_ps(simde_mm256_maskload_ps(p, e->load), e->perm);
