@@ -773,6 +773,7 @@ ALWAYS_INLINE void sparse_add(morph_plan *p, const float *const *src, float (*ou
     }
 }
 #else
+#define SPARSE_PREFETCH 64
 /* Block by block, every target on the block while it is in registers:
  * the lanes a target's entries name get its deltas by an expanding load,
  * the others add +0 (which keeps every bit but a -0's sign).  Blocks no
@@ -795,6 +796,16 @@ ALWAYS_INLINE void sparse_add(morph_plan *p, const float *const *src, float (*ou
             if (!count) continue;
             const v_expander ex = v_expander_for(named);
             const vf w = v_set1(s->w);
+            /* Each target's lists advance a few entries a block, too many
+             * slow streams for the hardware prefetcher: every 16 vertices,
+             * their lines 64 entries ahead (AVX2 LBS-4 100k, 8 targets
+             * over 10%: 6.06 -> 5.67 ns/vertex; every 8 or 32, or 32 or
+             * 128 entries ahead, gained less). */
+            if (!(o & 15) && cur[k] + SPARSE_PREFETCH < s->t->count) {
+                __builtin_prefetch(s->t->indices + cur[k] + SPARSE_PREFETCH);
+                for (int e = 0; e < 9; ++e)
+                    if (every ? every >> e & 1 : s->d[e] != NULL) __builtin_prefetch(s->d[e] + cur[k] + SPARSE_PREFETCH);
+            }
             for (int e = 0; e < 9; ++e)
                 if (every ? every >> e & 1 : s->d[e] != NULL) x[e] = v_fmadd(w, v_expand(&ex, s->d[e] + cur[k]), x[e]);
             cur[k] += count;
