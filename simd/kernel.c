@@ -746,9 +746,10 @@ static int component_used(const skin_job *job, int e)
 }
 
 /* The sparse targets added to the chunk's n vertices from mesh vertex
- * `first`, from src to out (the dense pass or the inputs, and buf).
- * every: bit e set when every target moves component e and none moves
- * another, or 0: each target's delta pointers say. */
+ * `first`: each component a target moves read from src[e] (the dense
+ * pass's result or the inputs) and written to out[e].  every: bit e set
+ * when every target moves component e and none moves another, or 0: each
+ * target's delta pointers say. */
 #if W == 4
 /* Four lanes: entry by entry, into the chunk's copy (the expanding form
  * below measured no faster, its mask and lane loads cost what it saves). */
@@ -842,9 +843,9 @@ ALWAYS_INLINE void sparse_add(morph_plan *p, const float *const *src, float (*ou
  * target changes only the vertices it lists (on 8 and 16 lanes it adds +0
  * to the other lanes of a block it touches, which keeps every bit but a
  * -0's sign): there a block's entries arrive by one expanding load per
- * component (two earlier vector
- * forms, entries dropped into a zeroed block and runs of W consecutive
- * entries, measured 10-60% slower than scalar); on 4 lanes one by one.
+ * component (two earlier vector forms, entries dropped into a zeroed block
+ * and runs of W consecutive entries, measured 10-60% slower than scalar);
+ * on 4 lanes one by one.
  * Out of line: one copy serves every block function. */
 static __attribute__((noinline)) int morph_chunk(const kctx *c, const inputs *in, size_t v, size_t n)
 {
@@ -1079,11 +1080,23 @@ static int tight_packed_words(const skin_job *job)
     return (int)words;
 }
 
+/* The first n (1..4) words of x to p. */
+ALWAYS_INLINE void store_words(float *p, simde__m128 x, const int n)
+{
+    if (n == 4) {
+        simde_mm_storeu_ps(p, x);
+    } else {
+        if (n >= 2) simde_mm_storel_pi((simde__m64 *)p, x);
+        if (n == 1) simde_mm_store_ss(p, x);
+        if (n == 3) simde_mm_store_ss(p + 2, simde_mm_movehl_ps(x, x));
+    }
+}
+
 /* The tight packed vertex from registers: groups of four words are
  * transposed so each lane's group is one 128-bit chunk, stored whole (or
  * its first 1..3 words): two or three stores a vertex.  On 8 lanes a
- * vertex of 5..8 words is one 256-bit store instead (snorm16 pnt, LBS-4
- * 10k AVX2: 5.09 -> 4.77 ns/vertex); no byte past the block is written. */
+ * vertex of 5..7 words is one 256-bit store instead (snorm16 pnt, LBS-4
+ * 10k AVX2: 5.09 -> 4.77 ns/vertex).  No byte past the block is written. */
 ALWAYS_INLINE void store_tight_packed(const skin_job *job, const vf *o, size_t v, const skin_vector_format format,
                                       const int tangents)
 {
@@ -1092,44 +1105,26 @@ ALWAYS_INLINE void store_tight_packed(const skin_job *job, const vf *o, size_t v
     const int words = packed_words(format, tangents, o, c);
     char *dst = job->dst[0] + v * job->dst_stride[0];
     const size_t stride = job->dst_stride[0];
+    /* chunk k of c[g + q]: lane 4k + q, words g..g+3 (c past words is zero) */
+    v_transpose4(&c[0], &c[1], &c[2], &c[3]);
+    if (words > 4) v_transpose4(&c[4], &c[5], &c[6], &c[7]);
     if (W == 8 && words > 4) {
         /* Each lane's words joined into one register, stored whole: the
          * bytes past a lane's vertex are the next lane's, which that
          * lane's store then rewrites.  The last lane is stored exactly. */
-        vf t[8];
-        UNROLL for (int i = 0; i < 8; ++i) t[i] = c[i];
-        v_transpose4(&t[0], &t[1], &t[2], &t[3]);
-        v_transpose4(&t[4], &t[5], &t[6], &t[7]);
         UNROLL for (int l = 0; l < W - 1; ++l) {
-            const vf halves[2] = {t[l % 4], t[4 + l % 4]};
+            const vf halves[2] = {c[l % 4], c[4 + l % 4]};
             v_storeu((float *)(dst + (size_t)l * stride), v_lane_gather(halves, 2, l / 4));
         }
         float *p = (float *)(dst + (size_t)(W - 1) * stride);
-        const simde__m128 x = v_chunk(t[7], 1);
-        simde_mm_storeu_ps(p, v_chunk(t[3], 1));
-        if (words >= 6) simde_mm_storel_pi((simde__m64 *)(p + 4), x);
-        if (words == 5) simde_mm_store_ss(p + 4, x);
-        if (words == 7) simde_mm_store_ss(p + 6, simde_mm_movehl_ps(x, x));
+        store_words(p, v_chunk(c[3], 1), 4);
+        store_words(p + 4, v_chunk(c[7], 1), words - 4);
         return;
     }
-    UNROLL for (int g = 0; g < words; g += 4) {
-        vf a = c[g], b = g + 1 < words ? c[g + 1] : v_zero();
-        vf e = g + 2 < words ? c[g + 2] : v_zero(), f = g + 3 < words ? c[g + 3] : v_zero();
-        v_transpose4(&a, &b, &e, &f);
-        const vf t[4] = {a, b, e, f}; /* chunk k of t[q]: lane 4k + q */
-        const int n = words - g < 4 ? words - g : 4;
-        UNROLL for (int l = 0; l < W; ++l) {
-            const simde__m128 x = v_chunk(t[l % 4], l / 4);
-            float *p = (float *)(dst + (size_t)l * stride + 4 * (size_t)g);
-            if (n == 4) {
-                simde_mm_storeu_ps(p, x);
-            } else {
-                if (n >= 2) simde_mm_storel_pi((simde__m64 *)p, x);
-                if (n == 1) simde_mm_store_ss(p, x);
-                if (n == 3) simde_mm_store_ss(p + 2, simde_mm_movehl_ps(x, x));
-            }
-        }
-    }
+    UNROLL for (int g = 0; g < words; g += 4)
+        UNROLL for (int l = 0; l < W; ++l)
+            store_words((float *)(dst + (size_t)l * stride + 4 * (size_t)g), v_chunk(c[g + l % 4], l / 4),
+                        words - g < 4 ? words - g : 4);
 }
 
 /* Lanes [lo, hi) of a block whose first lane is vertex v, one element at a
