@@ -262,20 +262,26 @@ static inline int v_all_eq_i32(vi a, vi b) { return simde_mm256_movemask_epi8(si
 #define V_RANKS16(m) V_RANKS4(m), V_RANKS4((m) + 4), V_RANKS4((m) + 8), V_RANKS4((m) + 12)
 #define V_RANKS64(m) V_RANKS16(m), V_RANKS16((m) + 16), V_RANKS16((m) + 32), V_RANKS16((m) + 48)
 static const uint32_t v_lane_ranks[256] = {V_RANKS64(0), V_RANKS64(64), V_RANKS64(128), V_RANKS64(192)};
-typedef struct v_expander { vi perm, load; } v_expander;
+typedef struct v_expander { vi perm, load; int32_t count; } v_expander;
 static inline v_expander v_expander_for(uint32_t m)
 {
     v_expander e;
     e.perm = simde_mm256_srlv_epi32(simde_mm256_set1_epi32((int32_t)v_lane_ranks[m]), simde_mm256_setr_epi32(0, 3, 6, 9, 12, 15, 18, 21));
-    const int32_t count = (int32_t)(v_lane_ranks[m] >> 24);
-    e.load = simde_mm256_cmpgt_epi32(simde_mm256_set1_epi32(count), simde_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    e.count = (int32_t)(v_lane_ranks[m] >> 24);
+    e.load = simde_mm256_cmpgt_epi32(simde_mm256_set1_epi32(e.count), simde_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
     return e;
 }
 /* maskload: a fault-free read of the count floats (the rest zeros), then
  * a permute */
 static inline vf v_expand(const v_expander *e, const float *p)
 {
+#if defined(SIMDE_X86_AVX_NATIVE)
     return simde_mm256_permutevar8x32_ps(simde_mm256_maskload_ps(p, e->load), e->perm);
+#else /* SIMDe's maskload reads all eight floats, past the list's end */
+    float lanes[8] = {0};
+    memcpy(lanes, p, (size_t)e->count * sizeof(float));
+    return simde_mm256_permutevar8x32_ps(v_loadu(lanes), e->perm);
+#endif
 }
 static inline uint32_t v_lanes_named(const uint32_t *idx, uint32_t b, uint32_t *count)
 {
