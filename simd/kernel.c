@@ -750,6 +750,10 @@ static int component_used(const skin_job *job, int e)
  * pass's result or the inputs) and written to out[e].  every: bit e set
  * when every target moves component e and none moves another, or 0: each
  * target's delta pointers say. */
+ALWAYS_INLINE int target_moves(const uint32_t every, const float *const *d, int e)
+{
+    return every ? every >> e & 1 : d[e] != NULL;
+}
 #if W == 4
 /* Four lanes: entry by entry, into the chunk's copy (the expanding form
  * below measured no faster, its mask and lane loads cost what it saves). */
@@ -768,7 +772,7 @@ ALWAYS_INLINE void sparse_add(morph_plan *p, const float *const *src, float (*ou
             if (t->indices[cur] < first) continue; /* only an unsorted list gets here */
             const size_t o = t->indices[cur] - first;
             for (int e = 0; e < 9; ++e)
-                if (every ? every >> e & 1 : d[e] != NULL) out[e][o] += w * d[e][cur];
+                if (target_moves(every, d, e)) out[e][o] += w * d[e][cur];
         }
         s->cur = cur;
     }
@@ -800,15 +804,15 @@ ALWAYS_INLINE void sparse_add(morph_plan *p, const float *const *src, float (*ou
             /* Each target's lists advance a few entries a block, too many
              * slow streams for the hardware prefetcher: every 16 vertices,
              * their lines 64 entries ahead (AVX2 LBS-4 100k, 8 targets
-             * over 10%: 6.06 -> 5.67 ns/vertex; every 8 or 32, or 32 or
+             * over 10%: 5.92 -> 5.70 ns/vertex; every 8 or 32, or 32 or
              * 128 entries ahead, gained less). */
             if (!(o & 15) && cur[k] + SPARSE_PREFETCH < s->t->count) {
                 __builtin_prefetch(s->t->indices + cur[k] + SPARSE_PREFETCH);
                 for (int e = 0; e < 9; ++e)
-                    if (every ? every >> e & 1 : s->d[e] != NULL) __builtin_prefetch(s->d[e] + cur[k] + SPARSE_PREFETCH);
+                    if (target_moves(every, s->d, e)) __builtin_prefetch(s->d[e] + cur[k] + SPARSE_PREFETCH);
             }
             for (int e = 0; e < 9; ++e)
-                if (every ? every >> e & 1 : s->d[e] != NULL) x[e] = v_fmadd(w, v_expand(&ex, s->d[e] + cur[k]), x[e]);
+                if (target_moves(every, s->d, e)) x[e] = v_fmadd(w, v_expand(&ex, s->d[e] + cur[k]), x[e]);
             cur[k] += count;
             touched = 1;
         }
