@@ -328,20 +328,33 @@ ALWAYS_INLINE void load_influences(const kctx *c, const inputs *in, size_t v, co
 #endif
 
 #if W == 8
+/* Element p of each 128-bit half of w, broadcast within its half: an
+ * immediate permute, where the variable form would want an index vector
+ * (which GCC rebuilt per block from a general register). */
+ALWAYS_INLINE vf bcast_in_halves(vf w, int p)
+{
+    switch (p) {
+    case 0: return simde_mm256_permute_ps(w, 0x00);
+    case 1: return simde_mm256_permute_ps(w, 0x55);
+    case 2: return simde_mm256_permute_ps(w, 0xaa);
+    default: return simde_mm256_permute_ps(w, 0xff);
+    }
+}
+
 /* LBS on the row path with 8 lanes, at full register width: lane l's rows
  * 0-1 are one 8-float load blended in a ymm, and row 2 of lanes p and p+4
- * share a ymm whose weights come from one in-lane permute of the weight
+ * share a ymm whose weights come from one in-half permute of the weight
  * vector.  One transpose per block turns the rows into the 12 components.
- * The block is bound by loads and shuffles (Zen 4 issues two vector loads
- * and two lane permutes a cycle), so half the lanes' weights are broadcast
- * from memory and half by a lane permute of the weight vector, and a pair's
- * two palette offsets come from one 64-bit load.  LBS-4 p+n+t, 10k,
- * ns/vertex, f32 / snorm16 / 1010102 output: every weight broadcast and
- * each offset its own load 4.95 / 5.25 / 4.86; offset pairs and every
- * weight permuted 4.54 / 5.27 / 5.01 (the packed stores shuffle too); offset
- * pairs and half and half 4.46 / 5.10 / 4.77.  Per
- * component these are the same multiply-adds, in slot order, as every
- * other path of this ISA. */
+ * The block is bound by shuffles and loads, so the rows 0-1 weights are
+ * broadcast from memory (a load, no shuffle), and a pair's two palette
+ * offsets come from one 64-bit load.  LBS-4 p+n+t, 10k, ns/vertex, f32 /
+ * snorm16 / 1010102 output, on Zen 4: every weight broadcast and each
+ * offset its own load 4.95 / 5.25 / 4.86; offset pairs and every weight
+ * permuted 4.54 / 5.27 / 5.01 (the packed stores shuffle too); offset pairs
+ * and half broadcast, half permuted across lanes 4.46 / 5.10 / 4.77.  On an
+ * Intel Xeon, whose 256-bit shuffles all issue on one port, broadcasting
+ * the other half too took f32 from 4.41 to 4.04.  Per component these are
+ * the same multiply-adds, in slot order, as every other path of this ISA. */
 ALWAYS_INLINE void blend_lanes(const source *s, const influences *f, vf *m, const uint32_t k)
 {
     const char *base = (const char *)s->base;
@@ -354,12 +367,12 @@ ALWAYS_INLINE void blend_lanes(const source *s, const influences *f, vf *m, cons
             lane_offset_pair(f, i, p, &oa, &ob);
             const float *a = (const float *)(base + oa), *b = (const float *)(base + ob);
             const vf wa = simde_mm256_broadcast_ss(lane_weights(f, i) + p);
-            const vf wb = simde_mm256_permutevar8x32_ps(f->w[i], v_set1_i32(p + 4));
+            const vf wb = simde_mm256_broadcast_ss(lane_weights(f, i) + p + 4);
             const vf r2 = simde_mm256_insertf128_ps(simde_mm256_castps128_ps256(simde_mm_loadu_ps(a + 8)),
                                                     simde_mm_loadu_ps(b + 8), 1);
             a01 = madd(wa, simde_mm256_loadu_ps(a), a01, i);
             b01 = madd(wb, simde_mm256_loadu_ps(b), b01, i);
-            ab2 = madd(simde_mm256_permutevar_ps(f->w[i], v_set1_i32(p)), r2, ab2, i);
+            ab2 = madd(bcast_in_halves(f->w[i], p), r2, ab2, i);
         }
         rows01[p] = a01, rows01[p + 4] = b01, row2[p] = ab2;
     }
