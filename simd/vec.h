@@ -66,6 +66,13 @@ static inline simde__m128 v_chunk(vf a, int c)
     default: return simde_mm512_extractf32x4_ps(a, 3);
     }
 }
+/* Chunk c of a, then chunk c of b, in 256 bits. */
+SIMDE_ALIGN_TO_64 static const int32_t chunk_pair_idx[4][16] = {
+    {0, 1, 2, 3, 16, 17, 18, 19}, {4, 5, 6, 7, 20, 21, 22, 23}, {8, 9, 10, 11, 24, 25, 26, 27}, {12, 13, 14, 15, 28, 29, 30, 31}};
+static inline simde__m256 v_chunk_pair(vf a, vf b, int c)
+{
+    return simde_mm512_castps512_ps256(simde_mm512_permutex2var_ps(a, simde_mm512_load_si512(chunk_pair_idx[c]), b));
+}
 static inline int v_all_eq_i32(vi a, vi b) { return simde_mm512_cmpeq_epi32_mask(a, b) == 0xffff; }
 /* Expanding loads, for sparse lists (8 and 16 lanes): with
  * e = v_expander_for(m), m != 0, v_expand(&e, p) gives the lanes set in m
@@ -250,6 +257,11 @@ static inline simde__m128 v_chunk(vf a, int c)
 {
     return c ? simde_mm256_extractf128_ps(a, 1) : simde_mm256_castps256_ps128(a);
 }
+/* Chunk c of a, then chunk c of b. */
+static inline simde__m256 v_chunk_pair(vf a, vf b, int c)
+{
+    return c ? simde_mm256_permute2f128_ps(a, b, 0x31) : simde_mm256_permute2f128_ps(a, b, 0x20);
+}
 static inline int v_all_eq_i32(vi a, vi b) { return simde_mm256_movemask_epi8(simde_mm256_cmpeq_epi32(a, b)) == -1; }
 /* Per mask: each set lane's rank among the set lanes, and 7 for a clear
  * lane (a lane the masked load leaves zero: some lane is clear, so at most
@@ -320,9 +332,8 @@ static inline vf v_blend64(vf a, vf b)
 /* n is even, so both chunks of output m come from the same lane k. */
 static inline __attribute__((always_inline)) vf v_lane_gather(const vf *c, const int n, const int m)
 {
-    int g = 2 * m, k = g / n, i = g % n;
-    return k ? simde_mm256_permute2f128_ps(c[i], c[i + 1], 0x31)
-             : simde_mm256_permute2f128_ps(c[i], c[i + 1], 0x20);
+    int g = 2 * m;
+    return v_chunk_pair(c[g % n], c[g % n + 1], g / n);
 }
 /* Positions only: register m of the packed x y z stream (f = 8m + t:
  * vertex f / 3, component f mod 3) from three permutes and two blends. */
