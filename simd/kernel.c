@@ -352,7 +352,7 @@ ALWAYS_INLINE vf bcast_in_halves(vf w, int p)
  * offset its own load 4.95 / 5.25 / 4.86; offset pairs and every weight
  * permuted 4.54 / 5.27 / 5.01 (the packed stores shuffle too); offset pairs
  * and half broadcast, half permuted across lanes 4.46 / 5.10 / 4.77.  On an
- * Intel Xeon, whose 256-bit shuffles all issue on one port, broadcasting
+ * Intel Xeon, whose lane-crossing permutes issue on one port, broadcasting
  * the other half too took f32 from 4.41 to 4.04.  Per component these are
  * the same multiply-adds, in slot order, as every other path of this ISA. */
 ALWAYS_INLINE void blend_lanes(const source *s, const influences *f, vf *m, const uint32_t k)
@@ -1138,7 +1138,7 @@ ALWAYS_INLINE void store_tight_packed(const skin_job *job, const vf *o, size_t v
      * the bytes past a lane's vertex are the next lane's, which that lane's
      * store then rewrites.  The last lane is stored exactly.  On 16 lanes
      * only for 7 words (snorm16 p+n+t, LBS-4 10k on an Intel Xeon 4.94 ->
-     * 4.58 ns/vertex): 5 (1010102 p+n+t) measured slower whole (4.48 ->
+     * 4.65 ns/vertex): 5 (1010102 p+n+t) measured slower whole (4.48 ->
      * 4.55); on 4 lanes, two 16-byte stores a lane measured no faster. */
     if (words > (W == 8 ? 4 : 5)) {
         UNROLL for (int l = 0; l < W - 1; ++l)

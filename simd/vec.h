@@ -66,7 +66,8 @@ static inline simde__m128 v_chunk(vf a, int c)
     default: return simde_mm512_extractf32x4_ps(a, 3);
     }
 }
-/* Chunk c of a, then chunk c of b, in 256 bits. */
+/* Chunk c of a, then chunk c of b, in 256 bits (the index rows' upper
+ * halves are unused). */
 SIMDE_ALIGN_TO_64 static const int32_t chunk_pair_idx[4][16] = {
     {0, 1, 2, 3, 16, 17, 18, 19}, {4, 5, 6, 7, 20, 21, 22, 23}, {8, 9, 10, 11, 24, 25, 26, 27}, {12, 13, 14, 15, 28, 29, 30, 31}};
 static inline simde__m256 v_chunk_pair(vf a, vf b, int c)
