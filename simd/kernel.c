@@ -1120,8 +1120,9 @@ ALWAYS_INLINE void store_words(float *p, simde__m128 x, const int n)
 /* The tight packed vertex from registers: groups of four words are
  * transposed so each lane's group is one 128-bit chunk, stored whole (or
  * its first 1..3 words): two or three stores a vertex.  On 8 lanes a
- * vertex of 5..7 words is one 256-bit store instead (snorm16 pnt, LBS-4
- * 10k AVX2: 5.09 -> 4.77 ns/vertex).  No byte past the block is written. */
+ * vertex of 5..7 words, on 16 one of 7, is one 256-bit store instead
+ * (snorm16 pnt, LBS-4 10k AVX2: 5.09 -> 4.77 ns/vertex).  No byte past the
+ * block is written. */
 ALWAYS_INLINE void store_tight_packed(const skin_job *job, const vf *o, size_t v, const skin_vector_format format,
                                       const int tangents)
 {
