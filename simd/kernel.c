@@ -199,6 +199,22 @@ ALWAYS_INLINE vi pivot_joints(const vi *j, const vf *w, uint32_t k)
     return pj;
 }
 
+#if W == 16
+/* Whether slot 0 is every lane's pivot: no later weight is larger, as when
+ * a vertex's influences are sorted largest first (skin_assets stores them
+ * so, as most exporters do).  Then slot 0's real part, fetched for the
+ * blend anyway, is the pivot's: the same bits without fetching the pivot
+ * (DQS, the sorted test models: 3.5-6% faster; the random rig, unsorted:
+ * 0-2% slower).  16 lanes only: on 8 the test cost unsorted meshes 4% for
+ * 2-7% on sorted ones, on 4 about 2% for 3%. */
+ALWAYS_INLINE int first_is_pivot(const vf *w, uint32_t k)
+{
+    int later_larger = 0;
+    UNROLL for (uint32_t i = 1; i < k; ++i) later_larger |= v_any(v_lt(w[0], w[i]));
+    return !later_larger;
+}
+#endif
+
 /* Slot i's joints of vertices v .. v+W-1 (bytes if u8, else uint16_t),
  * clamped to jmax, and their weights as floats. */
 ALWAYS_INLINE vi load_joints(const inputs *in, uint32_t i, size_t v, vi jmax, int u8)
@@ -573,45 +589,65 @@ ALWAYS_INLINE void dq_blend_lanes(const source *s, const influences *f, vf *b, v
 
 ALWAYS_INLINE vf cross_x(vf ay, vf az, vf by, vf bz) { return v_sub(v_mul(ay, bz), v_mul(az, by)); }
 
+/* The pivot's fetch kind: its joint differs between lanes even in a
+ * uniform block. */
+ALWAYS_INLINE int pivot_kind(int kind) { return kind == FETCH_UNIFORM ? FETCH_ROWS : kind; }
+
+/* The real parts blended into b[0..3], each slot's weight signed by its
+ * real part's dot with the pivot's (antipodality) into ws.  first_pivot:
+ * slot 0 is every lane's pivot (first_is_pivot), whose own sign is then
+ * +. */
+ALWAYS_INLINE void dq_real_parts(const kctx *c, const influences *f, vf *b, vf *ws, const uint32_t k,
+                                 const int kind, const int first_pivot)
+{
+    /* rows of a staged block: from stage()'s byte offsets */
+    const int staged_rows = STAGED && kind == FETCH_ROWS;
+    vf pivot[4];
+    if (k > 1 && !first_pivot) {
+        if (STAGED) { /* uniform blocks too: stage() has picked every block's pivots */
+            fetch4_at(&c->dq, lane_pivot_offsets(f), 0, pivot);
+        } else {
+            const int pkind = pivot_kind(kind);
+            int32_t pjl[W];
+            const vi pj = pivot_joints(f->j, f->w, k);
+            if (!IS_TABLE(pkind)) v_store_i32(pjl, pj);
+            fetch4(&c->dq, pj, pjl, 0, pivot, pkind);
+        }
+    }
+    UNROLL for (uint32_t i = 0; i < k; ++i) {
+        vf q[4];
+        if (staged_rows)
+            fetch4_at(&c->dq, lane_offsets(f, i), 0, q);
+        else
+            fetch4(&c->dq, f->j[i], lane_joints(f, i), 0, q, kind);
+        if (first_pivot && i == 0)
+            UNROLL for (int e = 0; e < 4; ++e) pivot[e] = q[e];
+        ws[i] = k > 1 ? v_neg_if(v_lt(sign_dot(q, pivot), v_zero()), f->w[i]) : f->w[i];
+        UNROLL for (int e = 0; e < 4; ++e) b[e] = madd(ws[i], q[e], b[e], i);
+    }
+}
+
 /* Blends the dual quaternions and turns the result into m (and, with
  * scales, the normal matrix nm); returns whether nm is used. */
 ALWAYS_INLINE int dqs(const kctx *c, const influences *f, vf *m, vf *nm, const uint32_t k, const int kind)
 {
     vf b[8], s[3] = {v_zero(), v_zero(), v_zero()}; /* s: only with scales */
     const int use_sc = c->sc.base != NULL;
-    /* the pivot's joint differs between lanes even in a uniform block */
-    const int pkind = kind == FETCH_UNIFORM ? FETCH_ROWS : kind;
+    const int pkind = pivot_kind(kind);
     int32_t pjl[W];
-    /* Each real part's sign against the pivot's flips its weight
-     * (antipodality). */
-    vf ws[SKIN_MAX_INFLUENCES];
+    vf ws[SKIN_MAX_INFLUENCES]; /* the signed weights */
 #if W == 4
     if (kind == FETCH_ROWS) {
         dq_blend_lanes(&c->dq, f, b, ws, k);
     } else
 #endif
     {
-        /* rows of a staged block: from stage()'s byte offsets */
         const int staged_rows = STAGED && kind == FETCH_ROWS;
-        vf pivot[4];
-        if (k > 1) {
-            if (STAGED) { /* uniform blocks too: stage() has picked every block's pivots */
-                fetch4_at(&c->dq, lane_pivot_offsets(f), 0, pivot);
-            } else {
-                const vi pj = pivot_joints(f->j, f->w, k);
-                if (!IS_TABLE(pkind)) v_store_i32(pjl, pj);
-                fetch4(&c->dq, pj, pjl, 0, pivot, pkind);
-            }
-        }
-        UNROLL for (uint32_t i = 0; i < k; ++i) {
-            vf q[4];
-            if (staged_rows)
-                fetch4_at(&c->dq, lane_offsets(f, i), 0, q);
-            else
-                fetch4(&c->dq, f->j[i], lane_joints(f, i), 0, q, kind);
-            ws[i] = k > 1 ? v_neg_if(v_lt(sign_dot(q, pivot), v_zero()), f->w[i]) : f->w[i];
-            UNROLL for (int e = 0; e < 4; ++e) b[e] = madd(ws[i], q[e], b[e], i);
-        }
+#if W == 16
+        dq_real_parts(c, f, b, ws, k, kind, k > 1 && first_is_pivot(f->w, k));
+#else
+        dq_real_parts(c, f, b, ws, k, kind, 0);
+#endif
         if (IS_TABLE(kind)) {
             blend_table(&c->dq, f->j, ws, 4, 4, b + 4, k, kind);
         } else {

@@ -4,7 +4,8 @@
  * Covers: LBS/DQS, 1..8 influences, u8/u16 joints, f32/unorm16/unorm8
  * weights, palettes on both fetch paths (<= 64 joints: tables, more: rows),
  * normal matrices, DQS scales, antipodal dual quaternions, zero and
- * unnormalised weights, clamped joints, the DQS near-zero fallback, vertex
+ * unnormalised weights, clamped joints, the DQS near-zero fallback, DQS
+ * influences sorted largest first (slot 0 the pivot), vertex
  * counts 0, 1, W-1, W+1 and 10,000 at unaligned offsets, interleaved / strided
  * / SoA / position-only outputs, streaming stores, normalisation, bounds,
  * streams aliased modulo 4 KiB, and bit-identical output under any split. */
@@ -428,6 +429,50 @@ static void trailing_zero_slots(int lanes)
             }
 }
 
+/* Influences sorted largest first, as skin_assets and most exporters store
+ * them, make slot 0 every lane's DQS pivot, and the 16-lane kernels then
+ * take the pivot's real part from slot 0's fetch.  Against the reference, on every
+ * fetch kind (16, 64 and 100 joints on 16 lanes) and with runs of shared
+ * joints (uniform blocks); and bit-identical to the general path: with
+ * every odd vertex's first two slots swapped, no block is sorted, and the
+ * even vertices must keep every bit. */
+static void dqs_sorted_influences(int lanes)
+{
+    static const skin_weight_format wfs[] = {SKIN_WEIGHT_F32, SKIN_WEIGHT_UNORM16, SKIN_WEIGHT_UNORM8};
+    static const uint32_t joint_choices[] = {16, 64, 100};
+    const size_t n = 2003, run = 2 * (size_t)lanes + 3;
+    const layout l = make_interleaved("interleaved pnt", 1, 1, 0);
+    const size_t bytes = layout_bytes(&l, n);
+    for (uint32_t k = 2; k <= 8; k += 2)
+        for (int wi = 0; wi < 3; ++wi) {
+            const uint32_t jc = joint_choices[(k / 2 + (uint32_t)wi) % 3];
+            rig r;
+            rig_options o = {n, jc, k, SKIN_JOINT_U16, wfs[wi], wi == 1, 0x50e7u + 3 * k + (uint64_t)wi};
+            if (rig_random(&r, &o)) exit(1);
+            roughen(&r);
+            rig_sort_influences(&r, 0, n);
+            for (size_t v = 0; v < n; ++v) /* every other run shares its joints, slot by slot */
+                if (v / run % 2)
+                    for (uint32_t i = 0; i < k; ++i) ((uint16_t *)r.joints[i])[v] = (uint16_t)((v / run * 7 + i * 5) % jc);
+            char what[96];
+            snprintf(what, sizeof what, "dqs sorted influences k=%u joints=%u weights %d", k, jc, wi);
+            check_call(&r, &r.palette, SKIN_DQS, &l, 0, 0, n, what);
+            check_call(&r, &r.palette, SKIN_DQS, &l, 0, 3, n - 10, what);
+            unsigned char *sorted = alloc_buffer(bytes), *mixed = alloc_buffer(bytes);
+            skin_output os = make_output(&l, sorted, 0, NULL), om = make_output(&l, mixed, 0, NULL);
+            EXPECT(skin_mesh(&r.mesh, &r.palette, SKIN_DQS, &os, 0, n) == SKIN_OK, "%s: status", what);
+            for (size_t v = 1; v < n; v += 2) rig_swap_slots(&r, v, 0, 1);
+            EXPECT(skin_mesh(&r.mesh, &r.palette, SKIN_DQS, &om, 0, n) == SKIN_OK, "%s: status", what);
+            for (size_t v = 0; v < n; v += 2) {
+                const size_t at = PAD + l.misalign + v * l.stride[0];
+                EXPECT(memcmp(sorted + at, mixed + at, l.stride[0]) == 0, "%s: vertex %zu differs from the general path",
+                       what, v);
+            }
+            free(sorted), free(mixed);
+            rig_free(&r);
+        }
+}
+
 /* Attribute streams at the same address modulo 4 KiB, as separate large
  * allocations put them: the 4-lane kernels copy them chunk by chunk first,
  * the 8-lane ones only when they are not 32-byte aligned, the 16-lane ones
@@ -500,6 +545,7 @@ int main(void)
     dqs_fallback();
     splits();
     trailing_zero_slots(lanes);
+    dqs_sorted_influences(lanes);
     aliased_streams();
     candy_wrapper();
     printf("largest relative error vs the reference: %.3g\n", worst);

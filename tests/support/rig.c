@@ -79,6 +79,35 @@ void rig_free(rig *r)
     memset(r, 0, sizeof *r);
 }
 
+void rig_swap_slots(rig *r, size_t v, uint32_t a, uint32_t b)
+{
+    const size_t js = joint_size(r->mesh.joint_format), ws = weight_size(r->mesh.weight_format);
+    unsigned char t[4];
+    memcpy(t, (char *)r->joints[a] + v * js, js);
+    memcpy((char *)r->joints[a] + v * js, (char *)r->joints[b] + v * js, js);
+    memcpy((char *)r->joints[b] + v * js, t, js);
+    memcpy(t, (char *)r->weights[a] + v * ws, ws);
+    memcpy((char *)r->weights[a] + v * ws, (char *)r->weights[b] + v * ws, ws);
+    memcpy((char *)r->weights[b] + v * ws, t, ws);
+}
+
+static double weight_value(const rig *r, uint32_t i, size_t v)
+{
+    switch (r->mesh.weight_format) {
+    case SKIN_WEIGHT_UNORM16: return ((const uint16_t *)r->weights[i])[v];
+    case SKIN_WEIGHT_UNORM8: return ((const uint8_t *)r->weights[i])[v];
+    default: return ((const float *)r->weights[i])[v];
+    }
+}
+
+void rig_sort_influences(rig *r, size_t first, size_t count)
+{
+    for (size_t v = first; v < first + count; ++v)
+        for (uint32_t i = 1; i < r->mesh.influence_count; ++i) /* insertion sort: stable */
+            for (uint32_t s = i; s > 0 && weight_value(r, s - 1, v) < weight_value(r, s, v); --s)
+                rig_swap_slots(r, v, s - 1, s);
+}
+
 static void set_joint(rig *r, uint32_t i, size_t v, uint32_t j)
 {
     if (r->mesh.joint_format == SKIN_JOINT_U8)

@@ -67,6 +67,13 @@ typedef struct rig_morphs {
 int rig_morph_targets(rig_morphs *m, size_t vertex_count, uint32_t count, double sparse_fraction, uint64_t seed);
 void rig_morphs_free(rig_morphs *m);
 
+/* Each vertex of [first, first + count) with its influence slots ordered
+ * by weight, largest first (stable), as skin_assets and most exporters
+ * store them; rig_swap_slots swaps slots a and b (joint and weight) of
+ * vertex v. */
+void rig_sort_influences(rig *r, size_t first, size_t count);
+void rig_swap_slots(rig *r, size_t v, uint32_t a, uint32_t b);
+
 /* New random rigid palette (rotation, translation in [-2,2]^3) from seed;
  * matrices and dual quaternions describe the same transforms. */
 void rig_random_pose(rig *r, uint64_t seed);
