@@ -593,6 +593,16 @@ ALWAYS_INLINE vf cross_x(vf ay, vf az, vf by, vf bz) { return v_sub(v_mul(ay, bz
  * uniform block. */
 ALWAYS_INLINE int pivot_kind(int kind) { return kind == FETCH_UNIFORM ? FETCH_ROWS : kind; }
 
+/* Half h (0: the real part, 1: the dual part) of slot i's dual quaternions;
+ * rows of a staged block from stage()'s byte offsets. */
+ALWAYS_INLINE void fetch_dq_half(const kctx *c, const influences *f, uint32_t i, int h, vf q[4], const int kind)
+{
+    if (STAGED && kind == FETCH_ROWS)
+        fetch4_at(&c->dq, lane_offsets(f, i), h, q);
+    else
+        fetch4(&c->dq, f->j[i], lane_joints(f, i), h, q, kind);
+}
+
 /* The real parts blended into b[0..3], each slot's weight signed by its
  * real part's dot with the pivot's (antipodality) into ws.  first_pivot:
  * slot 0 is every lane's pivot (first_is_pivot), whose own sign is then
@@ -600,8 +610,6 @@ ALWAYS_INLINE int pivot_kind(int kind) { return kind == FETCH_UNIFORM ? FETCH_RO
 ALWAYS_INLINE void dq_real_parts(const kctx *c, const influences *f, vf *b, vf *ws, const uint32_t k,
                                  const int kind, const int first_pivot)
 {
-    /* rows of a staged block: from stage()'s byte offsets */
-    const int staged_rows = STAGED && kind == FETCH_ROWS;
     vf pivot[4];
     if (k > 1 && !first_pivot) {
         if (STAGED) { /* uniform blocks too: stage() has picked every block's pivots */
@@ -616,10 +624,7 @@ ALWAYS_INLINE void dq_real_parts(const kctx *c, const influences *f, vf *b, vf *
     }
     UNROLL for (uint32_t i = 0; i < k; ++i) {
         vf q[4];
-        if (staged_rows)
-            fetch4_at(&c->dq, lane_offsets(f, i), 0, q);
-        else
-            fetch4(&c->dq, f->j[i], lane_joints(f, i), 0, q, kind);
+        fetch_dq_half(c, f, i, 0, q, kind);
         if (first_pivot && i == 0)
             UNROLL for (int e = 0; e < 4; ++e) pivot[e] = q[e];
         ws[i] = k > 1 ? v_neg_if(v_lt(sign_dot(q, pivot), v_zero()), f->w[i]) : f->w[i];
@@ -642,7 +647,6 @@ ALWAYS_INLINE int dqs(const kctx *c, const influences *f, vf *m, vf *nm, const u
     } else
 #endif
     {
-        const int staged_rows = STAGED && kind == FETCH_ROWS;
 #if W == 16
         dq_real_parts(c, f, b, ws, k, kind, k > 1 && first_is_pivot(f->w, k));
 #else
@@ -657,10 +661,7 @@ ALWAYS_INLINE int dqs(const kctx *c, const influences *f, vf *m, vf *nm, const u
             if (W == 8) __asm__ volatile("" ::: "memory");
             UNROLL for (uint32_t i = 0; i < k; ++i) {
                 vf q[4];
-                if (staged_rows)
-                    fetch4_at(&c->dq, lane_offsets(f, i), 1, q);
-                else
-                    fetch4(&c->dq, f->j[i], lane_joints(f, i), 1, q, kind);
+                fetch_dq_half(c, f, i, 1, q, kind);
                 UNROLL for (int e = 0; e < 4; ++e) b[4 + e] = madd(ws[i], q[e], b[4 + e], i);
             }
         }
