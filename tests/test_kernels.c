@@ -431,11 +431,11 @@ static void trailing_zero_slots(int lanes)
 
 /* Influences sorted largest first, as skin_assets and most exporters store
  * them, make slot 0 every lane's DQS pivot, and the 16-lane kernels then
- * take the pivot's real part from slot 0's fetch.  Against the reference, on every
- * fetch kind (16, 64 and 100 joints on 16 lanes) and with runs of shared
- * joints (uniform blocks); and bit-identical to the general path: with
- * every odd vertex's first two slots swapped, no block is sorted, and the
- * even vertices must keep every bit. */
+ * take the pivot's real part from slot 0's fetch.  Against the reference,
+ * on every fetch kind (16, 64 and 100 joints on 16 lanes) and with runs of
+ * shared joints (uniform blocks); and bit-identical to the general path:
+ * with every odd vertex's first two slots swapped, a block is sorted only
+ * where weights tie, and the even vertices must keep every bit. */
 static void dqs_sorted_influences(int lanes)
 {
     static const skin_weight_format wfs[] = {SKIN_WEIGHT_F32, SKIN_WEIGHT_UNORM16, SKIN_WEIGHT_UNORM8};
