@@ -74,6 +74,8 @@ static struct {
     int threads_ok;
     result *res;
     size_t res_count, res_cap;
+    struct pair *pairs;
+    size_t pair_count, pair_cap;
     volatile uint32_t sink;
 } B = {.min_reps = 15, .joints = 64};
 
@@ -530,32 +532,44 @@ static int run_once(const runner *r)
     return 1;
 }
 
-/* Warm-up, then at least min_reps timed runs (more for short cases, up to
- * ~150 ms per case, 1 s in quick runs): median and min in ns per vertex. */
-static int measure(const runner *r, double *med, double *min)
+/* Warm-up, then at least min_reps timed runs of each of `count` cases
+ * (more for short cases, up to ~150 ms of runs in all, 1 s in quick runs),
+ * taken in turn, in ABBA order for two: this shared machine has slow phases
+ * of seconds to minutes, and cases measured one after another can fall on
+ * different sides of one, while cases in turn fall on the same.  med[i] and
+ * min[i] in ns per vertex. */
+static int measure(const runner *const *r, int count, double *med, double *min)
 {
-    double t0 = now_ns(), t = t0;
-    int warm = 0;
-    do {
-        if (!run_once(r)) return 0;
-        ++warm;
-        t = now_ns();
-    } while (t - t0 < 5e6 && warm < 100);
-    double per_call = (t - t0) / warm;
+    double per_round = 0;
+    for (int m = 0; m < count; ++m) {
+        double t0 = now_ns(), t = t0;
+        int warm = 0;
+        do {
+            if (!run_once(r[m])) return 0;
+            ++warm;
+            t = now_ns();
+        } while (t - t0 < 5e6 && warm < 100);
+        per_round += (t - t0) / warm;
+    }
     /* Quick runs have few cases: a longer sample steadies their medians. */
-    double want = (B.quick ? 1000e6 : 150e6) / per_call;
+    double want = (B.quick ? 1000e6 : 150e6) / per_round;
     int reps = want > 2000 ? 2000 : (int)want;
     if (reps < B.min_reps) reps = B.min_reps;
-    double *x = malloc(sizeof(double) * (size_t)reps);
+    double *x = malloc(sizeof(double) * (size_t)reps * (size_t)count);
     if (!x) return 0;
-    for (int i = 0; i < reps; ++i) {
-        double a = now_ns();
-        run_once(r);
-        x[i] = (now_ns() - a) / (double)r->c->n;
+    for (int i = 0; i < reps; ++i)
+        for (int j = 0; j < count; ++j) {
+            const int m = i & 1 ? count - 1 - j : j;
+            double a = now_ns();
+            run_once(r[m]);
+            x[m * reps + i] = (now_ns() - a) / (double)r[m]->c->n;
+        }
+    for (int m = 0; m < count; ++m) {
+        double *xm = x + m * reps;
+        qsort(xm, (size_t)reps, sizeof *xm, cmp_double);
+        min[m] = xm[0];
+        med[m] = reps % 2 ? xm[reps / 2] : 0.5 * (xm[reps / 2 - 1] + xm[reps / 2]);
     }
-    qsort(x, (size_t)reps, sizeof *x, cmp_double);
-    *min = x[0];
-    *med = reps % 2 ? x[reps / 2] : 0.5 * (x[reps / 2 - 1] + x[reps / 2]);
     free(x);
     return 1;
 }
@@ -617,6 +631,50 @@ static void print_row(const result *r)
     fflush(stdout);
 }
 
+/* Measures `count` cases of one dataset in turn (see measure()) into r;
+ * a case that cannot run here (2 threads without OpenMP) is not ok. */
+static void measure_cases(const bcase *c, int count, result *r)
+{
+    runner run[2];
+    const runner *turn[2];
+    int ok = 1;
+    for (int m = 0; m < count; ++m) {
+        r[m] = (result){.c = c[m], .bytes = case_bytes(&c[m])};
+        ok &= c[m].threads == 1 || B.threads_ok;
+    }
+    if (!ok) return;
+    for (int m = 0; m < count; ++m) {
+        if (c[m].method == METHOD_BASELINE && !baseline_for(c[m].isa)) {
+            fprintf(stderr, "skin-bench: no baseline build for %s\n", skin_isa_name(c[m].isa));
+            exit(2);
+        }
+        /* the cases in turn share the dispatched ISA: at most one is skin's */
+        if (c[m].method != METHOD_FLOOR && c[m].method != METHOD_BASELINE && skin_set_isa(c[m].isa) != SKIN_OK) {
+            fprintf(stderr, "skin-bench: ISA %s not supported\n", skin_isa_name(c[m].isa));
+            exit(2);
+        }
+        outputs_reserve(c[m].n);
+        runner_init(&run[m], &c[m], dataset_get(c[m].n, c[m].k, c[m].packed, c[m].rig));
+        turn[m] = &run[m];
+    }
+    double med[2], min[2];
+    if (!measure(turn, count, med, min)) exit(2);
+    for (int m = 0; m < count; ++m) r[m].ok = 1, r[m].med = med[m], r[m].min = min[m];
+}
+
+/* Stores a result (and prints its row, if it ran). */
+static const result *record(const result *r)
+{
+    if (B.res_count == B.res_cap) {
+        B.res_cap = B.res_cap ? 2 * B.res_cap : 256;
+        B.res = realloc(B.res, B.res_cap * sizeof *B.res);
+        if (!B.res) exit(2);
+    }
+    B.res[B.res_count] = *r;
+    if (r->ok) print_row(&B.res[B.res_count]);
+    return &B.res[B.res_count++];
+}
+
 /* Measures a case once (its floor first, for the ratio); later calls
  * return the stored result. */
 static const result *get(bcase c)
@@ -624,30 +682,44 @@ static const result *get(bcase c)
     const result *have = find(&c);
     if (have) return have;
     if (c.method != METHOD_FLOOR) get(floor_of(&c));
-    result r = {.c = c, .bytes = case_bytes(&c)};
-    if (c.threads == 1 || B.threads_ok) {
-        if (c.method == METHOD_BASELINE && !baseline_for(c.isa)) {
-            fprintf(stderr, "skin-bench: no baseline build for %s\n", skin_isa_name(c.isa));
-            exit(2);
-        }
-        if (c.method != METHOD_FLOOR && c.method != METHOD_BASELINE && skin_set_isa(c.isa) != SKIN_OK) {
-            fprintf(stderr, "skin-bench: ISA %s not supported\n", skin_isa_name(c.isa));
-            exit(2);
-        }
-        outputs_reserve(c.n);
-        runner run;
-        runner_init(&run, &c, dataset_get(c.n, c.k, c.packed, c.rig));
-        r.ok = measure(&run, &r.med, &r.min);
-        if (!r.ok) exit(2);
+    result r;
+    measure_cases(&c, 1, &r);
+    return record(&r);
+}
+
+/* The two cases of a ratio, measured in turn (once: later calls return the
+ * stored pair).  A case not yet stored is stored from its first pair, so
+ * the tables and the JSON show it. */
+typedef struct pair {
+    result r[2];
+} pair;
+
+static const pair *get_pair(bcase a, bcase b)
+{
+    for (size_t i = 0; i < B.pair_count; ++i)
+        if (same_case(&B.pairs[i].r[0].c, &a) && same_case(&B.pairs[i].r[1].c, &b)) return &B.pairs[i];
+    const bcase c[2] = {a, b};
+    for (int m = 0; m < 2; ++m)
+        if (c[m].method != METHOD_FLOOR) get(floor_of(&c[m]));
+    pair p;
+    measure_cases(c, 2, p.r);
+    for (int m = 0; m < 2; ++m)
+        if (!find(&c[m])) record(&p.r[m]);
+    if (B.pair_count == B.pair_cap) {
+        B.pair_cap = B.pair_cap ? 2 * B.pair_cap : 64;
+        B.pairs = realloc(B.pairs, B.pair_cap * sizeof *B.pairs);
+        if (!B.pairs) exit(2);
     }
-    if (B.res_count == B.res_cap) {
-        B.res_cap = B.res_cap ? 2 * B.res_cap : 256;
-        B.res = realloc(B.res, B.res_cap * sizeof *B.res);
-        if (!B.res) exit(2);
-    }
-    B.res[B.res_count] = r;
-    if (r.ok) print_row(&B.res[B.res_count]);
-    return &B.res[B.res_count++];
+    B.pairs[B.pair_count] = p;
+    return &B.pairs[B.pair_count++];
+}
+
+/* a / b, their minima or medians measured in turn; NaN if either could not run */
+static double ratio(bcase a, bcase b, int by_min)
+{
+    const pair *p = get_pair(a, b);
+    if (!p->r[0].ok || !p->r[1].ok) return NAN;
+    return by_min ? p->r[0].min / p->r[1].min : p->r[0].med / p->r[1].med;
 }
 
 static bcase kcase(int method, skin_isa isa, int k, int attrs, size_t n, int threads)
@@ -758,23 +830,24 @@ typedef struct bar_def {
 static const size_t K10 = 10000, K100 = 100000;
 static bcase lbs(skin_isa isa, size_t n) { return kcase(SKIN_LBS, isa, 4, ATTR_PNT, n, 1); }
 static bcase dqs(skin_isa isa, size_t n) { return kcase(SKIN_DQS, isa, 4, ATTR_PNT, n, 1); }
-static double r_base10(skin_isa i) { bcase c = lbs(i, K10); return min_of(baseline_of(&c)) / min_of(c); }
-static double r_base100(skin_isa i) { bcase c = lbs(i, K100); return med_of(baseline_of(&c)) / med_of(c); }
-static double r_floor100(skin_isa i) { bcase c = lbs(i, K100); return med_of(c) / med_of(floor_of(&c)); }
-static double r_dqs10(skin_isa i) { return min_of(dqs(i, K10)) / min_of(lbs(i, K10)); }
-static double r_dqs100(skin_isa i) { return med_of(dqs(i, K100)) / med_of(lbs(i, K100)); }
+static double r_base10(skin_isa i) { bcase c = lbs(i, K10); return ratio(baseline_of(&c), c, 1); }
+static double r_base100(skin_isa i) { bcase c = lbs(i, K100); return ratio(baseline_of(&c), c, 0); }
+static double r_floor100(skin_isa i) { bcase c = lbs(i, K100); return ratio(c, floor_of(&c), 0); }
+static double r_dqs10(skin_isa i) { return ratio(dqs(i, K10), lbs(i, K10), 1); }
+static double r_dqs100(skin_isa i) { return ratio(dqs(i, K100), lbs(i, K100), 0); }
 static double r_thr2(skin_isa i)
 {
     bcase c2 = lbs(i, K100);
     c2.threads = 2;
-    return med_of(lbs(i, K100)) / med_of(c2);
+    return ratio(lbs(i, K100), c2, 0);
 }
 static double r_thrn(skin_isa i)
 {
     /* nproc threads over 2 threads at 10k: <= 1 means not slower. */
     bcase c2 = lbs(i, K10), cn = c2;
     c2.threads = 2, cn.threads = nproc() > 2 ? nproc() : 2;
-    return med_of(cn) / med_of(c2);
+    if (cn.threads == c2.threads) return 1.0; /* the same case */
+    return ratio(cn, c2, 0);
 }
 
 /* The coherent rig (like a real mesh) against the baseline at its maximum
@@ -783,7 +856,7 @@ static double r_coherent100(skin_isa i)
 {
     bcase c = lbs(i, K100);
     c.rig = RIG_COHERENT;
-    return med_of(baseline_of(&c)) / med_of(c);
+    return ratio(baseline_of(&c), c, 0);
 }
 
 /* Real rigs at their own influence count and an animated pose, against the
@@ -802,7 +875,7 @@ static double r_real(skin_isa i)
         if (!A[a].n) continue;
         bcase c = kcase(SKIN_LBS, i, A[a].k, A[a].mesh.tx ? ATTR_PNT : ATTR_PN, A[a].n, 1);
         c.rig = RIG_ASSET + a;
-        const double r = min_of(baseline_of(&c)) / min_of(c);
+        const double r = ratio(baseline_of(&c), c, 1);
         printf("  real rig %-32s %6zu vertices, %d influences: baseline / skin %.2f\n", asset_name(a), A[a].n,
                A[a].k, r);
         worst = r < worst ? r : worst;
@@ -815,7 +888,7 @@ static double r_fmt(skin_isa i, size_t n, int ofmt, int by_min)
 {
     bcase c = lbs(i, n), f = c;
     c.ofmt = ofmt;
-    return by_min ? min_of(c) / min_of(f) : med_of(c) / med_of(f);
+    return ratio(c, f, by_min);
 }
 static double r_1010102_10(skin_isa i) { return r_fmt(i, K10, OUT_1010102, 1); }
 static double r_1010102_100(skin_isa i) { return r_fmt(i, K100, OUT_1010102, 0); }
@@ -823,16 +896,18 @@ static double r_snorm16_10(skin_isa i) { return r_fmt(i, K10, OUT_SNORM16, 1); }
 static double r_snorm16_100(skin_isa i) { return r_fmt(i, K100, OUT_SNORM16, 0); }
 
 /* Morph targets (issue 11): LBS-4 p+n+t at 100k with 8 targets, by median. */
-static double morph_med(skin_isa i, int morph)
+static bcase morph_case(skin_isa i, int morph)
 {
     bcase c = lbs(i, K100);
     c.morph = morph;
-    return med_of(c);
+    return c;
 }
-static double r_sparse(skin_isa i) { return morph_med(i, MORPH_SPARSE) / morph_med(i, MORPH_NONE); }
-static double r_dense(skin_isa i) { return morph_med(i, MORPH_DENSE) / morph_med(i, MORPH_NONE); }
-static double r_dense_2pass(skin_isa i) { return morph_med(i, MORPH_DENSE_2PASS) / morph_med(i, MORPH_DENSE); }
-static double r_sparse_2pass(skin_isa i) { return morph_med(i, MORPH_SPARSE_2PASS) / morph_med(i, MORPH_SPARSE); }
+static double morph_med(skin_isa i, int morph) { return med_of(morph_case(i, morph)); }
+static double r_morph(skin_isa i, int a, int b) { return ratio(morph_case(i, a), morph_case(i, b), 0); }
+static double r_sparse(skin_isa i) { return r_morph(i, MORPH_SPARSE, MORPH_NONE); }
+static double r_dense(skin_isa i) { return r_morph(i, MORPH_DENSE, MORPH_NONE); }
+static double r_dense_2pass(skin_isa i) { return r_morph(i, MORPH_DENSE_2PASS, MORPH_DENSE); }
+static double r_sparse_2pass(skin_isa i) { return r_morph(i, MORPH_SPARSE_2PASS, MORPH_SPARSE); }
 
 static const bar_def BARS[] = {
     {PER_ISA, "LBS-4 pnt random64 10k 1t: baseline / skin (min)", r_base10, 2.0, 0},
@@ -881,19 +956,10 @@ static void print_machine(void)
 
 static void bars(void)
 {
-    /* Baselines first so the table's base/ column fills in. */
-    for (int i = 0; i < B.isa_count; ++i)
-        if (has_baseline(B.isas[i])) {
-            bcase c = lbs(B.isas[i], K10);
-            get(baseline_of(&c));
-            c.n = K100;
-            get(baseline_of(&c));
-            c.rig = RIG_COHERENT;
-            get(baseline_of(&c));
-        }
     printf("\nbars: ratios measured in this run (LBS/DQS 4 influences, p+n+t into the interleaved\n"
            "40-byte vertex, u16 joints + f32 weights, 64-joint random rig unless said; compute-bound\n"
-           "cases by min, memory-bound by median; ratio then limit)\n");
+           "cases by min, memory-bound by median; each ratio's two cases measured in turn, ABBA;\n"
+           "ratio then limit)\n");
     print_machine();
     bars_missed = 0;
     for (size_t b = 0; b < sizeof BARS / sizeof *BARS; ++b) {
@@ -914,8 +980,7 @@ static void bars(void)
         if (has_baseline(B.isas[i])) r_coherent100(B.isas[i]);
     /* The per-ISA table: ns/vertex and speed-up over the same-width baseline. */
     for (int i = 0; i < B.isa_count; ++i) /* measured first, so their rows print above the table */
-        if (has_baseline(B.isas[i]))
-            for (int m = MORPH_NONE; m < MORPH_KINDS; ++m) morph_med(B.isas[i], m);
+        if (has_baseline(B.isas[i])) r_sparse_2pass(B.isas[i]);
     printf("\nmorph targets, LBS-4 p+n+t random64 100k 1 thread, 8 targets with position and normal deltas\n"
            "(ns/vertex, median; sparse: 10%% of the vertices; two-pass: morph into streams, then skin;\n"
            " dense floor: the dense case's bytes, deltas included, moved with no arithmetic, so\n"
@@ -966,9 +1031,10 @@ static void candy(void)
     for (int m = SKIN_LBS; m <= SKIN_DQS; ++m) {
         bcase c = kcase(m, B.best, 4, ATTR_PNT, n, 1);
         runner run;
+        const runner *one = &run;
         double med, min;
         runner_init(&run, &c, &d);
-        if (!measure(&run, &med, &min)) exit(2);
+        if (!measure(&one, 1, &med, &min)) exit(2);
         printf("  candy %s %-7s median %7.3f  min %7.3f ns/vertex\n", method_name(m),
                skin_isa_name(B.best), med, min);
     }
@@ -1116,5 +1182,6 @@ int main(int argc, char **argv)
     free(O.inter);
     for (int c = 0; c < 10; ++c) free(O.soa[c]);
     free(B.res);
+    free(B.pairs);
     return rc;
 }
