@@ -40,7 +40,11 @@ typedef struct source {
 #define ALWAYS_INLINE static inline __attribute__((always_inline))
 /* Loops over components, rows and influences must unroll fully so their
  * arrays live in registers. */
+#if defined(__clang__) /* which ignores GCC's pragma */
+#define UNROLL _Pragma("clang loop unroll(full)")
+#else
 #define UNROLL _Pragma("GCC unroll 16")
+#endif
 
 #if W == 16
 ALWAYS_INLINE vf table_fetch(const source *s, vi j, int e, const int kind)
