@@ -631,6 +631,8 @@ static void print_row(const result *r)
     fflush(stdout);
 }
 
+static int runs_skin(const bcase *c) { return c->method == SKIN_LBS || c->method == SKIN_DQS; }
+
 /* Measures `count` cases of one dataset in turn (see measure()) into r;
  * a case that cannot run here (2 threads without OpenMP) is not ok. */
 static void measure_cases(const bcase *c, int count, result *r)
@@ -648,8 +650,14 @@ static void measure_cases(const bcase *c, int count, result *r)
             fprintf(stderr, "skin-bench: no baseline build for %s\n", skin_isa_name(c[m].isa));
             exit(2);
         }
-        /* the cases in turn share the dispatched ISA: at most one is skin's */
-        if (c[m].method != METHOD_FLOOR && c[m].method != METHOD_BASELINE && skin_set_isa(c[m].isa) != SKIN_OK) {
+        /* the cases in turn share the dispatched ISA, so skin's cases of a
+         * pair must name the same one */
+        const int is_skin = runs_skin(&c[m]);
+        if (is_skin && m > 0 && runs_skin(&c[0]) && c[0].isa != c[m].isa) {
+            fprintf(stderr, "skin-bench: a pair of cases on two ISAs\n");
+            exit(2);
+        }
+        if (is_skin && skin_set_isa(c[m].isa) != SKIN_OK) {
             fprintf(stderr, "skin-bench: ISA %s not supported\n", skin_isa_name(c[m].isa));
             exit(2);
         }
