@@ -445,12 +445,29 @@ static inline vf v_bcast_lane(vf w, int l)
 #endif
 static inline vf v_unpacklo(vf a, vf b) { return simde_mm_unpacklo_ps(a, b); }
 static inline vf v_unpackhi(vf a, vf b) { return simde_mm_unpackhi_ps(a, b); }
+#if defined(SIMDE_ARM_NEON_A64V8_NATIVE)
+/* One zip or lane insert each: SIMDe's movehl_ps and move_sd combine
+ * 64-bit halves, which gcc builds with two or three instructions. */
+static inline vf v_unpacklo64(vf a, vf b)
+{
+    return vreinterpretq_f32_f64(vzip1q_f64(vreinterpretq_f64_f32(a), vreinterpretq_f64_f32(b)));
+}
+static inline vf v_unpackhi64(vf a, vf b)
+{
+    return vreinterpretq_f32_f64(vzip2q_f64(vreinterpretq_f64_f32(a), vreinterpretq_f64_f32(b)));
+}
+static inline vf v_blend64(vf a, vf b)
+{
+    return vreinterpretq_f32_f64(vcopyq_laneq_f64(vreinterpretq_f64_f32(b), 0, vreinterpretq_f64_f32(a), 0));
+}
+#else
 static inline vf v_unpacklo64(vf a, vf b) { return simde_mm_movelh_ps(a, b); }
 static inline vf v_unpackhi64(vf a, vf b) { return simde_mm_movehl_ps(b, a); }
 static inline vf v_blend64(vf a, vf b)
 {
     return simde_mm_castpd_ps(simde_mm_move_sd(simde_mm_castps_pd(b), simde_mm_castps_pd(a)));
 }
+#endif
 static inline vf v_lane_gather(const vf *c, const int n, const int m)
 {
     (void)n;
