@@ -47,13 +47,16 @@ typedef struct source {
 #endif
 
 #if W == 16
+/* The lanes whose joint is in a 64-entry table's upper half (32..63). */
+ALWAYS_INLINE vm upper_half(vi j) { return simde_mm512_test_epi32_mask(j, simde_mm512_set1_epi32(32)); }
+
 ALWAYS_INLINE vf table_fetch(const source *s, vi j, int e, const int kind)
 {
     const float *t = s->table + 64 * e;
     vf lo = simde_mm512_permutex2var_ps(simde_mm512_load_ps(t), j, simde_mm512_load_ps(t + 16));
     if (kind == FETCH_TABLE2) return lo;
     vf hi = simde_mm512_permutex2var_ps(simde_mm512_load_ps(t + 32), j, simde_mm512_load_ps(t + 48));
-    return simde_mm512_mask_blend_ps(simde_mm512_test_epi32_mask(j, simde_mm512_set1_epi32(32)), lo, hi);
+    return simde_mm512_mask_blend_ps(upper_half(j), lo, hi);
 }
 #else
 ALWAYS_INLINE vf table_fetch(const source *s, vi j, int e, const int kind)
@@ -609,30 +612,22 @@ ALWAYS_INLINE void fetch_dq_half(const kctx *c, const influences *f, uint32_t i,
 }
 
 #if W == 16
-/* Row j (joint j's bits for joints 0..31, or with t + 64 for joints
- * 32..63) of build_signs's table. */
-ALWAYS_INLINE vi sign_row(const uint32_t *t, vi j, const int kind)
-{
-    const vi lo = simde_mm512_permutex2var_epi32(simde_mm512_load_si512(t), j, simde_mm512_load_si512(t + 16));
-    if (kind == FETCH_TABLE2) return lo;
-    const vi hi = simde_mm512_permutex2var_epi32(simde_mm512_load_si512(t + 32), j, simde_mm512_load_si512(t + 48));
-    return simde_mm512_mask_blend_epi32(simde_mm512_test_epi32_mask(j, simde_mm512_set1_epi32(32)), lo, hi);
-}
+/* Whether this block's kind takes its signs from build_signs's table. */
+ALWAYS_INLINE int sign_table_used(const kctx *c, const int kind) { return IS_TABLE(kind) && c->signs; }
 
 /* ws[i]: the weights signed as dq_real_parts signs them, from the sign
- * table: the pivots' rows, then per slot the bit of its joint. */
+ * table: the pivots' rows (fetched as table_fetch fetches a component: a
+ * permute moves bits as they are), then per slot the bit of its joint. */
 ALWAYS_INLINE void table_signs(const kctx *c, const influences *f, vf *ws, const uint32_t k, const int kind)
 {
+    const source rows = {.table = (const float *)c->signs};
     const vi pj = pivot_joints(f->j, f->w, k);
-    const vi row_lo = sign_row(c->signs, pj, kind);
-    const vi row_hi = kind == FETCH_TABLE2 ? row_lo : sign_row(c->signs + 64, pj, kind);
+    const vi row_lo = simde_mm512_castps_si512(table_fetch(&rows, pj, 0, kind));
+    const vi row_hi = kind == FETCH_TABLE2 ? row_lo : simde_mm512_castps_si512(table_fetch(&rows, pj, 1, kind));
     const vi sign_bit = simde_mm512_set1_epi32(INT32_MIN);
     UNROLL for (uint32_t i = 0; i < k; ++i) {
         const vi j = f->j[i];
-        const vi row = kind == FETCH_TABLE2
-                           ? row_lo
-                           : simde_mm512_mask_blend_epi32(simde_mm512_test_epi32_mask(j, simde_mm512_set1_epi32(32)),
-                                                          row_lo, row_hi);
+        const vi row = kind == FETCH_TABLE2 ? row_lo : simde_mm512_mask_blend_epi32(upper_half(j), row_lo, row_hi);
         /* joint j's bit, 31 - j % 32, rotated to the sign bit and xor-ed
          * into the weight's (0x78: a ^ (b & c)); no mask register, whose
          * compares and tests share a port with the permutes */
@@ -653,7 +648,8 @@ static int signs_pay(size_t count, uint32_t joint_count)
 
 /* DQS's signs for the table kinds: for every pair of palette joints a (a
  * pivot) and b, whether sign_dot of b's real part with a's is negative, as
- * bit 31 - b % 32 of signs[64 * (b / 32) + a]: the bits the blocks' dot
+ * bit 31 - b % 32 of signs[64 * (b / 32) + a] (laid out as two components
+ * of a palette table): the bits the blocks' dot
  * products would give.  16 pivots at a time, a bit column per joint b. */
 static void build_signs(const source *dq, uint32_t *signs, uint32_t joint_count)
 {
@@ -683,7 +679,7 @@ ALWAYS_INLINE void dq_real_parts(const kctx *c, const influences *f, vf *b, vf *
                                  const int kind, const int first_pivot)
 {
 #if W == 16
-    if (IS_TABLE(kind) && c->signs) {
+    if (sign_table_used(c, kind)) {
         if (k > 1)
             table_signs(c, f, ws, k, kind);
         else
@@ -731,7 +727,7 @@ ALWAYS_INLINE int dqs(const kctx *c, const influences *f, vf *m, vf *nm, const u
     {
 #if W == 16
         /* (the sign table needs no pivot's real part) */
-        dq_real_parts(c, f, b, ws, k, kind, k > 1 && !(IS_TABLE(kind) && c->signs) && first_is_pivot(f->w, k));
+        dq_real_parts(c, f, b, ws, k, kind, k > 1 && !sign_table_used(c, kind) && first_is_pivot(f->w, k));
 #else
         dq_real_parts(c, f, b, ws, k, kind, 0);
 #endif
