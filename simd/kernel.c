@@ -1137,27 +1137,26 @@ ALWAYS_INLINE void store_vec(const int stream, float *dst, vf x)
         v_storeu(dst, x);
 }
 
-/* Components (2q, 2q+1) of W vertices become 64-bit pairs; chunk i of each
- * 4-vertex group (16 bytes) takes pairs 2i and 2i+1 of the group's 2Q
- * pairs; the lane step then puts the chunks in memory order. */
+/* Components (2q, 2q+1) of W vertices become 64-bit pairs (v_pair_lanes);
+ * chunk i of each 4-vertex group (16 bytes) takes pairs 2i and 2i+1 of the
+ * group's 2Q pairs; the lane step then puts the chunks in memory order. */
 ALWAYS_INLINE void store_packed(const skin_job *job, const int stream, const vf *o, size_t v,
                                 const int packed)
 {
     const int q_count = packed / 2;
-    vf lo[5], hi[5], chunk[10];
-    UNROLL for (int q = 0; q < q_count; ++q) {
-        lo[q] = v_unpacklo(o[2 * q], o[2 * q + 1]); /* vertices 4k, 4k+1 */
-        hi[q] = v_unpackhi(o[2 * q], o[2 * q + 1]); /* vertices 4k+2, 4k+3 */
-    }
+    vf pairs[2][5], chunk[10];
+    UNROLL for (int q = 0; q < q_count; ++q) v_pair_lanes(o[2 * q], o[2 * q + 1], &pairs[0][q], &pairs[1][q]);
     UNROLL for (int i = 0; i < 2 * q_count; ++i) {
         int s0 = 2 * i, s1 = 2 * i + 1;
         int g0 = s0 / q_count, g1 = s1 / q_count; /* vertex within the group */
-        vf a = (g0 < 2 ? lo : hi)[s0 % q_count], b = (g1 < 2 ? lo : hi)[s1 % q_count];
-        /* (odd vertex, even vertex) never occurs: a chunk starting on an odd
-         * vertex's pair would need an odd pair count before it */
-        if (!(g0 & 1) && !(g1 & 1))
+        vf a = pairs[v_pair_reg(g0)][s0 % q_count], b = pairs[v_pair_reg(g1)][s1 % q_count];
+        /* (high half, low half) never occurs: g1 is g0 or g0 + 1; paired by
+         * trn the half is g >> 1, which never falls, by unpack g & 1, which
+         * falls only after odd g0's last pair, at odd index q_count (g0 + 1) - 1 */
+        const int h0 = v_pair_half(g0), h1 = v_pair_half(g1);
+        if (!h0 && !h1)
             chunk[i] = v_unpacklo64(a, b);
-        else if ((g0 & 1) && (g1 & 1))
+        else if (h0 && h1)
             chunk[i] = v_unpackhi64(a, b);
         else
             chunk[i] = v_blend64(a, b);

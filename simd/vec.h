@@ -126,6 +126,7 @@ static inline vf v_rows(const float *const *r, int a)
     x = simde_mm512_insertf32x4(x, simde_mm_loadu_ps(r[8 + a]), 2);
     return simde_mm512_insertf32x4(x, simde_mm_loadu_ps(r[12 + a]), 3);
 }
+#define V_PAIRS_BY_TRN 0 /* see v_pair_lanes */
 static inline vf v_unpacklo(vf a, vf b) { return simde_mm512_unpacklo_ps(a, b); }
 static inline vf v_unpackhi(vf a, vf b) { return simde_mm512_unpackhi_ps(a, b); }
 static inline vf v_unpacklo64(vf a, vf b)
@@ -315,6 +316,7 @@ static inline vf v_rows(const float *const *r, int a)
     vf x = simde_mm256_castps128_ps256(simde_mm_loadu_ps(r[a]));
     return simde_mm256_insertf128_ps(x, simde_mm_loadu_ps(r[4 + a]), 1);
 }
+#define V_PAIRS_BY_TRN 0 /* see v_pair_lanes */
 static inline vf v_unpacklo(vf a, vf b) { return simde_mm256_unpacklo_ps(a, b); }
 static inline vf v_unpackhi(vf a, vf b) { return simde_mm256_unpackhi_ps(a, b); }
 static inline vf v_unpacklo64(vf a, vf b)
@@ -397,6 +399,16 @@ static inline simde__m128 v_chunk(vf a, int c)
 }
 static inline int v_all_eq_i32(vi a, vi b) { return simde_mm_movemask_epi8(simde_mm_cmpeq_epi32(a, b)) == 0xffff; }
 #define v_slli_i32(a, n) simde_mm_slli_epi32(a, n)
+#if defined(SIMDE_ARM_NEON_A64V8_NATIVE)
+/* Widened by ushll: SIMDe's unpack with zero is a zip (see v_pair_lanes). */
+static inline vi v_load_u16(const uint16_t *p) { return vreinterpretq_s64_u32(vmovl_u16(vld1_u16(p))); }
+static inline vi v_load_u8(const uint8_t *p)
+{
+    uint32_t bytes; /* four bytes: a full block at a stream's end has no more */
+    memcpy(&bytes, p, sizeof bytes);
+    return vreinterpretq_s64_u32(vmovl_u16(vget_low_u16(vmovl_u8(vcreate_u8(bytes)))));
+}
+#else
 static inline vi v_load_u16(const uint16_t *p)
 {
     return simde_mm_unpacklo_epi16(simde_mm_loadu_si64(p), simde_mm_setzero_si128());
@@ -406,6 +418,7 @@ static inline vi v_load_u8(const uint8_t *p)
     simde__m128i z = simde_mm_setzero_si128();
     return simde_mm_unpacklo_epi16(simde_mm_unpacklo_epi8(simde_mm_loadu_si32(p), z), z);
 }
+#endif
 static inline vf v_rows(const float *const *r, int a) { return simde_mm_loadu_ps(r[a]); }
 /* acc + a * (lane l of w), and a * (lane l of w), l a constant: NEON
  * multiplies by a lane directly; SSE broadcasts the lane with one pshufd
@@ -443,8 +456,18 @@ static inline vf v_bcast_lane(vf w, int l)
 #define v_fmadd_lane(acc, a, w, l) v_fmadd(v_bcast_lane(w, l), a, acc)
 #define v_mul_lane(a, w, l) v_mul(v_bcast_lane(w, l), a)
 #endif
+#if defined(SIMDE_ARM_NEON_A64V8_NATIVE)
+/* NEON pairs lanes by trn1/trn2, not zip: Cortex-A57 and A72 issue a
+ * 128-bit zip or uzp as three micro-ops of latency 6, a trn as one of
+ * latency 3 (their optimization guides, and llvm-mca's A57 tables, which
+ * it also takes for cortex-a76); A55 and A76 cost them alike. */
+#define V_PAIRS_BY_TRN 1 /* *p0: lanes 0 and 2; *p1: lanes 1 and 3 */
+static inline void v_pair_lanes(vf a, vf b, vf *p0, vf *p1) { *p0 = vtrn1q_f32(a, b), *p1 = vtrn2q_f32(a, b); }
+#else
+#define V_PAIRS_BY_TRN 0
 static inline vf v_unpacklo(vf a, vf b) { return simde_mm_unpacklo_ps(a, b); }
 static inline vf v_unpackhi(vf a, vf b) { return simde_mm_unpackhi_ps(a, b); }
+#endif
 #if defined(SIMDE_ARM_NEON_A64V8_NATIVE)
 /* One zip or lane insert each: SIMDe's movehl_ps and move_sd combine
  * 64-bit halves, which gcc builds with two or three instructions. */
@@ -496,15 +519,32 @@ static inline vf v_neg_if(vm m, vf a) { return simde_mm256_xor_ps(a, simde_mm256
 static inline vf v_neg_if(vm m, vf a) { return simde_mm_xor_ps(a, simde_mm_and_ps(m, v_set1(-0.0f))); }
 #endif
 
+/* The lanes of a and b in pairs (a_g, b_g), as 64-bit halves of *p0 and
+ * *p1 (in each 128-bit lane), lane g's in *p0 or *p1 as v_pair_reg(g)
+ * says, its low or high half as v_pair_half(g) says. */
+#if !V_PAIRS_BY_TRN /* *p0: lanes 0 and 1; *p1: lanes 2 and 3 */
+static inline void v_pair_lanes(vf a, vf b, vf *p0, vf *p1) { *p0 = v_unpacklo(a, b), *p1 = v_unpackhi(a, b); }
+#endif
+static inline int v_pair_reg(int g) { return V_PAIRS_BY_TRN ? g & 1 : g >> 1; }
+static inline int v_pair_half(int g) { return V_PAIRS_BY_TRN ? g >> 1 : g & 1; }
+
 /* In-lane 4x4 transpose: in each 128-bit lane, rows a..d become columns. */
 static inline void v_transpose4(vf *a, vf *b, vf *c, vf *d)
 {
+#if V_PAIRS_BY_TRN
+    vf ab0, ab1, cd0, cd1;
+    v_pair_lanes(*a, *b, &ab0, &ab1);
+    v_pair_lanes(*c, *d, &cd0, &cd1);
+    *a = v_unpacklo64(ab0, cd0), *b = v_unpacklo64(ab1, cd1);
+    *c = v_unpackhi64(ab0, cd0), *d = v_unpackhi64(ab1, cd1);
+#else
     vf t0 = v_unpacklo(*a, *b), t1 = v_unpacklo(*c, *d);
     vf t2 = v_unpackhi(*a, *b), t3 = v_unpackhi(*c, *d);
     *a = v_unpacklo64(t0, t1);
     *b = v_unpackhi64(t0, t1);
     *c = v_unpacklo64(t2, t3);
     *d = v_unpackhi64(t2, t3);
+#endif
 }
 
 #endif
