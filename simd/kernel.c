@@ -555,8 +555,8 @@ ALWAYS_INLINE vf sign_dot(const vf *q, const vf *p)
 #if W == 4
 /* DQS on the row path with 4 lanes, in two passes over the block's dual
  * quaternions.  Signs: each lane's real part times the lane's pivot,
- * transposed over the lanes, gives sign_dot's products, so the signs cost
- * no transpose of their own.  Blend: each lane's real and dual parts are
+ * summed within the lane in sign_dot's order (v_sum_each), is sign_dot,
+ * so the signs need no transposed real parts.  Blend: each lane's real and dual parts are
  * blended in the lane's own registers by a lane of the signed weights, as
  * blend_lanes does for LBS, and transposed once per block.  Per component
  * these are the same multiply-adds, in slot order, as the SoA form.
@@ -572,8 +572,7 @@ ALWAYS_INLINE void dq_blend_lanes(const source *s, const influences *f, vf *b, v
         UNROLL for (uint32_t i = 0; i < k; ++i) {
             vf t[W];
             UNROLL for (int l = 0; l < W; ++l) t[l] = v_mul(v_loadu(DQ_AT(i, l)), pivot[l]);
-            v_transpose4(&t[0], &t[1], &t[2], &t[3]);
-            ws[i] = v_neg_if(v_lt(v_add(v_add(t[0], t[1]), v_add(t[2], t[3])), v_zero()), ws[i]);
+            ws[i] = v_neg_if(v_lt(v_sum_each(t), v_zero()), ws[i]);
         }
     }
     /* reload, rather than let the compiler keep the first pass's loads in

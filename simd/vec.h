@@ -547,4 +547,19 @@ static inline void v_transpose4(vf *a, vf *b, vf *c, vf *d)
 #endif
 }
 
+#if SKIN_W == 4
+/* Lane l: the sum of t[l]'s four lanes, as (0 + 1) + (2 + 3).  NEON: three
+ * pairwise adds (faddp); SSE2 has none: a transpose in place (t is
+ * clobbered) and three adds. */
+static inline vf v_sum_each(vf *t)
+{
+#if defined(SIMDE_ARM_NEON_A64V8_NATIVE)
+    return vpaddq_f32(vpaddq_f32(t[0], t[1]), vpaddq_f32(t[2], t[3]));
+#else
+    v_transpose4(&t[0], &t[1], &t[2], &t[3]);
+    return v_add(v_add(t[0], t[1]), v_add(t[2], t[3]));
+#endif
+}
+#endif
+
 #endif
