@@ -755,7 +755,7 @@ ALWAYS_INLINE int dqs(const kctx *c, const influences *f, vf *m, vf *nm, const u
     }
     vf n2 = dot4(b, b);
     vm small = v_lt(n2, v_set1(SKIN_DQS_MIN_NORM * SKIN_DQS_MIN_NORM));
-    if (v_any(small)) { /* rare: fall back to the pivot's own transform */
+    if (__builtin_expect(v_any(small), 0)) { /* rare: fall back to the pivot's own transform */
         const vi pj = pivot_joints(f->j, f->w, k);
         if (!IS_TABLE(pkind)) v_store_i32(pjl, pj);
         vf q[8];
