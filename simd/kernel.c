@@ -556,11 +556,11 @@ ALWAYS_INLINE vf sign_dot(const vf *q, const vf *p)
 /* DQS on the row path with 4 lanes, in two passes over the block's dual
  * quaternions.  Signs: each lane's real part times the lane's pivot,
  * summed within the lane in sign_dot's order (v_sum_each), is sign_dot,
- * so the signs need no transposed real parts.  Blend: each lane's real and dual parts are
- * blended in the lane's own registers by a lane of the signed weights, as
- * blend_lanes does for LBS, and transposed once per block.  Per component
- * these are the same multiply-adds, in slot order, as the SoA form.
- * ws[i]: slot i's signed weights. */
+ * so the signs need no transposed real parts.  Blend: each lane's real
+ * and dual parts are blended in the lane's own registers by a lane of the
+ * signed weights, as blend_lanes does for LBS, and transposed once per
+ * block.  Per component these are the same multiply-adds, in slot order,
+ * as the SoA form.  ws[i]: slot i's signed weights. */
 ALWAYS_INLINE void dq_blend_lanes(const source *s, const influences *f, vf *b, vf *ws, const uint32_t k)
 {
     const char *base = (const char *)s->base;
