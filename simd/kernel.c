@@ -307,8 +307,14 @@ typedef struct influences {
 
 #if STAGED
 ALWAYS_INLINE const int32_t *lane_joints(const influences *f, uint32_t i) { return &f->st->j[i][f->o]; }
-/* (not for LBS on 8 lanes, whose offsets stage() stores in pairs: lane_offset_pair) */
-ALWAYS_INLINE int32_t lane_offset(const influences *f, uint32_t i, int l) { return f->st->off[i][f->o + (size_t)l]; }
+/* Unsigned, so a zero-extending load: NEON pairs two as one ldp, where
+ * sign-extending pairs (ldpsw) cost Cortex-A57 twice the micro-ops.  (Not
+ * for LBS on 8 lanes, whose offsets stage() stores in pairs:
+ * lane_offset_pair.) */
+ALWAYS_INLINE uint32_t lane_offset(const influences *f, uint32_t i, int l)
+{
+    return (uint32_t)f->st->off[i][f->o + (size_t)l];
+}
 ALWAYS_INLINE const float *lane_weights(const influences *f, uint32_t i) { return f->st->wp[i] + f->o; }
 ALWAYS_INLINE const int32_t *lane_offsets(const influences *f, uint32_t i) { return &f->st->off[i][f->o]; }
 ALWAYS_INLINE const int32_t *lane_pivot_offsets(const influences *f) { return &f->st->pivot_off[f->o]; }
