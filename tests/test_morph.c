@@ -5,7 +5,7 @@
  * Dense and sparse targets with position, normal and tangent deltas; 0, 1,
  * 8, 10 and 13 active targets (up to 10 dense on one component); weights
  * 0, negative and above 1; sparse lists touching blocks partly, the last
- * vertex, or nothing. */
+ * vertex, or nothing, and runs of consecutive vertices broken at random. */
 #include "check.h"
 #include "rig.h"
 #include "skin/skin.h"
@@ -63,8 +63,10 @@ static void morphs_init(morphs *m)
     make_target(m, 4, 5, NULL, 0, &seed);
     uint32_t *list = xcalloc(N, sizeof(uint32_t));
     size_t count = 0;
-    for (uint32_t v = 0; v < N; ++v) /* about 10% of the vertices */
-        if (rig_next(&seed) % 10 == 0) list[count++] = v;
+    for (uint32_t v = 0; v < N; ++v) { /* 1 in 12, and 80% of [3000, 3700): runs broken at random */
+        const uint64_t r = rig_next(&seed);
+        if (v >= 3000 && v < 3700 ? r % 5 != 0 : r % 12 == 0) list[count++] = v;
+    }
     make_target(m, 5, 7, list, count, &seed);
     const uint32_t few[] = {1, 2500, N - 1}; /* block 0 lane 1, the middle, the last vertex */
     make_target(m, 6, 1, few, 3, &seed);
