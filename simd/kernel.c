@@ -1278,11 +1278,49 @@ ALWAYS_INLINE void store_words(float *p, simde__m128 x, const int n)
     }
 }
 
+#if W == 16
+/* store_interleaved's permute indices: output register k of a block whose
+ * vertices have wd words each holds words 16k .. 16k+15 of the block, word
+ * p being word p % wd of lane p / wd.  Step s (1 .. wd-1) brings in word
+ * register s (step 1: registers 0 and 1), other lanes kept. */
+#define IL_LANE(wd, k, j) ((16 * (k) + (j)) / (wd))
+#define IL_WORD(wd, k, j) ((16 * (k) + (j)) % (wd))
+#define IL_IDX(wd, k, s, j)                                              \
+    (IL_WORD(wd, k, j) == (s)               ? 16 + IL_LANE(wd, k, j)     \
+     : (s) == 1 && IL_WORD(wd, k, j) == 0 ? IL_LANE(wd, k, j) : (j))
+#define IL_ROW(wd, k, s)                                                                   \
+    {IL_IDX(wd, k, s, 0),  IL_IDX(wd, k, s, 1),  IL_IDX(wd, k, s, 2),  IL_IDX(wd, k, s, 3),  \
+     IL_IDX(wd, k, s, 4),  IL_IDX(wd, k, s, 5),  IL_IDX(wd, k, s, 6),  IL_IDX(wd, k, s, 7),  \
+     IL_IDX(wd, k, s, 8),  IL_IDX(wd, k, s, 9),  IL_IDX(wd, k, s, 10), IL_IDX(wd, k, s, 11), \
+     IL_IDX(wd, k, s, 12), IL_IDX(wd, k, s, 13), IL_IDX(wd, k, s, 14), IL_IDX(wd, k, s, 15)}
+#define IL_STEPS4(k) {IL_ROW(4, k, 1), IL_ROW(4, k, 2), IL_ROW(4, k, 3)}
+#define IL_STEPS5(k) {IL_ROW(5, k, 1), IL_ROW(5, k, 2), IL_ROW(5, k, 3), IL_ROW(5, k, 4)}
+static const int32_t interleave4[4][3][16] = {IL_STEPS4(0), IL_STEPS4(1), IL_STEPS4(2), IL_STEPS4(3)};
+static const int32_t interleave5[5][4][16] = {IL_STEPS5(0), IL_STEPS5(1), IL_STEPS5(2), IL_STEPS5(3), IL_STEPS5(4)};
+
+/* A block of tight vertices of 4 or 5 words, c[w] holding word w of every
+ * lane, as `words` whole 64-byte stores: each register built by words - 1
+ * two-source permutes (1010102 p+n+t, LBS-4 10k on Zen 5: 2.91 -> 2.70
+ * ns/vertex against transposes and two stores a lane; for snorm16's 7
+ * words, six permutes a register measured slower: 3.36 -> 3.50). */
+ALWAYS_INLINE void store_interleaved(char *dst, const vf *c, const int words, const int32_t *table)
+{
+    UNROLL for (int k = 0; k < words; ++k) {
+        const int32_t *t = table + 16 * (words - 1) * k;
+        vf x = simde_mm512_permutex2var_ps(c[0], simde_mm512_loadu_si512(t), c[1]);
+        UNROLL for (int s = 2; s < words; ++s)
+            x = simde_mm512_permutex2var_ps(x, simde_mm512_loadu_si512(t + 16 * (s - 1)), c[s]);
+        simde_mm512_storeu_ps((float *)dst + 16 * k, x);
+    }
+}
+#endif
+
 /* The tight packed vertex from registers: groups of four words are
  * transposed so each lane's group is one 128-bit chunk, stored whole (or
  * its first 1..3 words): two or three stores a vertex.  On 8 lanes a
  * vertex of 5..7 words, on 16 one of 7, is one 256-bit store instead
- * (snorm16 pnt, LBS-4 10k AVX2: 5.09 -> 4.77 ns/vertex).  No byte past the
+ * (snorm16 pnt, LBS-4 10k AVX2: 5.09 -> 4.77 ns/vertex); on 16 lanes a
+ * block of 4 or 5 words is interleaved in registers.  No byte past the
  * block is written. */
 ALWAYS_INLINE void store_tight_packed(const skin_job *job, const vf *o, size_t v, const skin_vector_format format,
                                       const int tangents)
@@ -1292,6 +1330,12 @@ ALWAYS_INLINE void store_tight_packed(const skin_job *job, const vf *o, size_t v
     const int words = packed_words(format, tangents, o, c);
     char *dst = job->dst[0] + v * job->dst_stride[0];
     const size_t stride = job->dst_stride[0];
+#if W == 16
+    if (words == 4 || words == 5) {
+        store_interleaved(dst, c, words, words == 4 ? &interleave4[0][0][0] : &interleave5[0][0][0]);
+        return;
+    }
+#endif
     /* chunk k of c[g + q]: lane 4k + q, words g..g+3 (c past words is zero) */
     v_transpose4(&c[0], &c[1], &c[2], &c[3]);
     if (words > 4) v_transpose4(&c[4], &c[5], &c[6], &c[7]);
