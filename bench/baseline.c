@@ -83,13 +83,25 @@ void BASELINE_FN(const skin_mesh_desc *m, const baseline_palette *pal, float *ou
     const int k = (int)m->influence_count, u8 = m->joint_format == SKIN_JOINT_U8;
     const skin_weight_format wf = m->weight_format;
     const int has_n = m->nx != NULL, has_t = m->tx != NULL;
-    /* The benchmarked cases get a specialisation; the rest the generic loop. */
-    if (k == 4 && has_n && has_t && !u8 && wf == SKIN_WEIGHT_F32)
-        skin_range(m, pal, out, stride, first, count, 4, 0, SKIN_WEIGHT_F32, 1, 1);
-    else if (k == 4 && has_n && has_t && u8 && wf == SKIN_WEIGHT_UNORM16)
+    /* The benchmarked cases get a specialisation: p+n+t with float weights
+     * at every influence count (the real rigs have their own), packed
+     * inputs at 4; the rest the generic loop. */
+    if (has_n && has_t && wf == SKIN_WEIGHT_F32) {
+        switch (k) {
+#define SPECIALISED(K)                                                                      \
+    case K:                                                                                 \
+        if (u8)                                                                             \
+            skin_range(m, pal, out, stride, first, count, K, 1, SKIN_WEIGHT_F32, 1, 1);     \
+        else                                                                                \
+            skin_range(m, pal, out, stride, first, count, K, 0, SKIN_WEIGHT_F32, 1, 1);     \
+        return;
+            SPECIALISED(1) SPECIALISED(2) SPECIALISED(3) SPECIALISED(4)
+            SPECIALISED(5) SPECIALISED(6) SPECIALISED(7) SPECIALISED(8)
+#undef SPECIALISED
+        }
+    }
+    if (k == 4 && has_n && has_t && u8 && wf == SKIN_WEIGHT_UNORM16)
         skin_range(m, pal, out, stride, first, count, 4, 1, SKIN_WEIGHT_UNORM16, 1, 1);
-    else if (k == 8 && has_n && has_t && !u8 && wf == SKIN_WEIGHT_F32)
-        skin_range(m, pal, out, stride, first, count, 8, 0, SKIN_WEIGHT_F32, 1, 1);
     else
         skin_range(m, pal, out, stride, first, count, k, u8, wf, has_n, has_t);
 }
