@@ -1,6 +1,6 @@
 /* bench.baseline: the per-vertex baseline of skin-bench (every ISA build
  * the CPU runs) matches skin's scalar LBS reference on seeded random rigs:
- * 1..8 influences, u16/f32 and u8/unorm16 inputs, p / p+n / p+n+t, ranges
+ * 1..8 influences, u16/f32, u8/unorm16 and u8/f32 inputs, p / p+n / p+n+t, ranges
  * that start mid-mesh, and writes nothing outside its range; on the random
  * and the coherent rig.  Also checks the coherent rig's shape. */
 #include <stdlib.h>
@@ -12,12 +12,14 @@
 
 typedef int (*rig_builder)(rig *, const rig_options *);
 
-static void check_case(baseline_fn fn, const char *isa, int k, int packed, int attrs, rig_builder build)
+/* Input formats by `format`: 0 u16 joints and f32 weights, 1 u8 and unorm16
+ * (the bench's packed inputs), 2 u8 and f32. */
+static void check_case(baseline_fn fn, const char *isa, int k, int format, int attrs, rig_builder build)
 {
     const size_t n = 1000, first = 3, count = n - 7;
     rig r;
-    rig_options o = {n, 64, (uint32_t)k, packed ? SKIN_JOINT_U8 : SKIN_JOINT_U16,
-                     packed ? SKIN_WEIGHT_UNORM16 : SKIN_WEIGHT_F32, 0, 1234u + (uint64_t)k};
+    rig_options o = {n, 64, (uint32_t)k, format ? SKIN_JOINT_U8 : SKIN_JOINT_U16,
+                     format == 1 ? SKIN_WEIGHT_UNORM16 : SKIN_WEIGHT_F32, 0, 1234u + (uint64_t)k};
     CHECK(build(&r, &o) == 0);
     skin_mesh_desc m = r.mesh;
     if (attrs < 2) m.nx = m.ny = m.nz = NULL;
@@ -39,11 +41,11 @@ static void check_case(baseline_fn fn, const char *isa, int k, int packed, int a
         for (size_t c = 0; c < floats; ++c) {
             const float g = got[v * floats + c];
             if (v < first || v >= first + count)
-                CHECK_CLOSE_AT(g, -7.0f, 0.0, "%s k=%d packed=%d attrs=%d untouched v=%zu", isa, k,
-                               packed, attrs, v);
+                CHECK_CLOSE_AT(g, -7.0f, 0.0, "%s k=%d format=%d attrs=%d untouched v=%zu", isa, k,
+                               format, attrs, v);
             else
-                CHECK_CLOSE_AT(g, want[v * floats + c], 1e-5, "%s k=%d packed=%d attrs=%d v=%zu c=%zu",
-                               isa, k, packed, attrs, v, c);
+                CHECK_CLOSE_AT(g, want[v * floats + c], 1e-5, "%s k=%d format=%d attrs=%d v=%zu c=%zu",
+                               isa, k, format, attrs, v, c);
         }
     baseline_palette_free(&bp);
     free(want), free(got);
@@ -91,10 +93,10 @@ int main(void)
         if (!fn || !skin_isa_supported((skin_isa)s)) continue;
         ++builds;
         for (int k = 1; k <= SKIN_MAX_INFLUENCES; ++k)
-            for (int packed = 0; packed <= 1; ++packed)
+            for (int format = 0; format <= 2; ++format)
                 for (int attrs = 1; attrs <= 3; ++attrs) {
-                    check_case(fn, skin_isa_name((skin_isa)s), k, packed, attrs, rig_random);
-                    check_case(fn, skin_isa_name((skin_isa)s), k, packed, attrs, rig_coherent);
+                    check_case(fn, skin_isa_name((skin_isa)s), k, format, attrs, rig_random);
+                    check_case(fn, skin_isa_name((skin_isa)s), k, format, attrs, rig_coherent);
                 }
         check_error_report(skin_isa_name((skin_isa)s));
     }
