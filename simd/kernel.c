@@ -167,7 +167,7 @@ typedef struct morph_plan {
 
 typedef struct kctx {
     const skin_job *job;
-    vi jmax;
+    vi jlimit; /* v_joint_limit of the palette's last joint */
     int joints_u8;                     /* the mesh's formats, kept here so */
     skin_weight_format weight_format;  /* the block loop holds them locally */
     int kind;               /* FETCH_* for every source of this call */
@@ -223,14 +223,7 @@ ALWAYS_INLINE int first_is_pivot(const vf *w, uint32_t k)
 }
 #endif
 
-/* Slot i's joints of vertices v .. v+W-1 (bytes if u8, else uint16_t),
- * clamped to jmax, and their weights as floats. */
-ALWAYS_INLINE vi load_joints(const inputs *in, uint32_t i, size_t v, vi jmax, int u8)
-{
-    const vi j = u8 ? v_load_u8((const uint8_t *)in->joints[i] + v) : v_load_u16((const uint16_t *)in->joints[i] + v);
-    return v_min_i32(j, jmax);
-}
-
+/* Slot i's weights of vertices v .. v+W-1 as floats. */
 ALWAYS_INLINE vf load_weights(const kctx *c, const inputs *in, uint32_t i, size_t v)
 {
     switch (c->weight_format) {
@@ -250,10 +243,11 @@ ALWAYS_INLINE void stage_slots(const kctx *c, const inputs *in, size_t v, size_t
                                const int method, const int u8)
 {
     const int dq = method == SKIN_DQS;
-    const vi jmax = c->jmax;
+    const vi limit = c->jlimit;
     for (uint32_t i = 0; i < k; ++i) {
+        const void *const joints = in->joints[i]; /* not reloaded after each store */
         for (size_t o = 0; o < n; o += W) {
-            const vi j = load_joints(in, i, v + o, jmax, u8);
+            const vi j = v_load_joints(joints, v + o, limit, u8);
             v_store_i32(&st->j[i][o], j);
             vi off = dq ? v_slli_i32(j, 5) : v_slli_i32(v_add_i32(j, v_add_i32(j, j)), 4);
 #if W == 8
@@ -350,7 +344,7 @@ ALWAYS_INLINE void load_influences(const kctx *c, const inputs *in, size_t v, co
 {
     (void)st, (void)o;
     for (uint32_t i = 0; i < k; ++i) {
-        f->j[i] = load_joints(in, i, v, c->jmax, c->joints_u8);
+        f->j[i] = v_load_joints(in->joints[i], v, c->jlimit, c->joints_u8);
         if (!IS_TABLE(kind)) v_store_i32(f->jl[i], f->j[i]);
         f->w[i] = load_weights(c, in, i, v);
     }
@@ -1780,8 +1774,8 @@ void SKIN_KERNEL_NAME(const skin_job *job)
     kctx c;
     memset(&c, 0, sizeof c);
     c.job = job;
-    c.jmax = v_set1_i32((int32_t)job->joint_max);
     c.joints_u8 = m->joint_format == SKIN_JOINT_U8;
+    c.jlimit = v_joint_limit(job->joint_max, c.joints_u8);
     c.weight_format = m->weight_format;
     if (job->method == SKIN_LBS) {
         c.mat = (source){.base = pal->matrices, .stride = 12};

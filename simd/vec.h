@@ -506,6 +506,33 @@ static inline vf v_pack3(const vf *o, const int m)
 #error "SKIN_W must be 4, 8 or 16"
 #endif
 
+/* Joints of vertices v .. v+W-1 of a slot's stream (bytes if u8, else
+ * uint16_t), clamped to the palette's last joint m: limit is
+ * v_joint_limit(m, u8), made once per call.  Where the ISA has a 32-bit
+ * min, widened then clamped; SSE2 has none (SIMDe builds one from four
+ * instructions) but clamps bytes in one and 16-bit words in two, so it
+ * clamps before widening. */
+#if SKIN_W == 4 && !defined(SIMDE_ARM_NEON_A64V8_NATIVE)
+static inline vi v_joint_limit(uint32_t m, int u8)
+{
+    return u8 ? simde_mm_set1_epi8((int8_t)(m < 255 ? m : 255)) : simde_mm_set1_epi16((int16_t)(m < 65535 ? m : 65535));
+}
+static inline vi v_load_joints(const void *joints, size_t v, vi limit, int u8)
+{
+    const simde__m128i z = simde_mm_setzero_si128();
+    if (u8)
+        return simde_mm_unpacklo_epi16(
+            simde_mm_unpacklo_epi8(simde_mm_min_epu8(simde_mm_loadu_si32((const uint8_t *)joints + v), limit), z), z);
+    return simde_mm_unpacklo_epi16(simde_mm_min_epu16(simde_mm_loadu_si64((const uint16_t *)joints + v), limit), z);
+}
+#else
+static inline vi v_joint_limit(uint32_t m, int u8) { return (void)u8, v_set1_i32((int32_t)m); }
+static inline vi v_load_joints(const void *joints, size_t v, vi limit, int u8)
+{
+    return v_min_i32(u8 ? v_load_u8((const uint8_t *)joints + v) : v_load_u16((const uint16_t *)joints + v), limit);
+}
+#endif
+
 /* -a where m is set (the sign bit flipped), else a. */
 #if SKIN_W == 16
 static inline vf v_neg_if(vm m, vf a)

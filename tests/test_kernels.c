@@ -230,6 +230,13 @@ static void roughen(rig *r)
             else
                 ((uint16_t *)r->joints[0])[v] = (uint16_t)j;
         }
+        if (v % 103 == 11 || v % 107 == 13) { /* the joint type's top bit set: clamped unsigned */
+            uint32_t j = v % 103 == 11 ? jmax : (jmax + 1) / 2, i = (uint32_t)(v % m->influence_count);
+            if (m->joint_format == SKIN_JOINT_U8)
+                ((uint8_t *)r->joints[i])[v] = (uint8_t)j;
+            else
+                ((uint16_t *)r->joints[i])[v] = (uint16_t)j;
+        }
     }
     /* antipodal: every third joint's dual quaternion negated */
     for (uint32_t j = 0; j < r->palette.joint_count; j += 3)

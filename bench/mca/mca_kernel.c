@@ -30,7 +30,7 @@
         for (int e = 0; e < SKIN_COMPONENTS; ++e) job.dst[e] = (char *)(out + e), job.dst_stride[e] = 40; \
         kctx c;                                                                                 \
         memset(&c, 0, sizeof c);                                                                \
-        c.job = &job, c.jmax = v_set1_i32(63), c.kind = FETCH_ROWS;                             \
+        c.job = &job, c.jlimit = v_joint_limit(63, 0), c.kind = FETCH_ROWS;                      \
         c.weight_format = SKIN_WEIGHT_F32;                                                      \
         /* only the method's palette, as the kernel's entry sets it */                        \
         if (method_ == SKIN_LBS) c.mat = (source){.base = pal->matrices, .stride = 12};        \
