@@ -32,6 +32,7 @@ static inline vf v_add(vf a, vf b) { return simde_mm512_add_ps(a, b); }
 static inline vf v_sub(vf a, vf b) { return simde_mm512_sub_ps(a, b); }
 static inline vf v_mul(vf a, vf b) { return simde_mm512_mul_ps(a, b); }
 static inline vf v_fmadd(vf a, vf b, vf c) { return simde_mm512_fmadd_ps(a, b, c); }
+static inline vf v_fnmadd(vf a, vf b, vf c) { return simde_mm512_fnmadd_ps(a, b, c); }
 static inline vf v_div(vf a, vf b) { return simde_mm512_div_ps(a, b); }
 static inline vf v_sqrt(vf a) { return simde_mm512_sqrt_ps(a); }
 static inline vf v_min(vf a, vf b) { return simde_mm512_min_ps(a, b); }
@@ -234,6 +235,7 @@ static inline vf v_add(vf a, vf b) { return simde_mm256_add_ps(a, b); }
 static inline vf v_sub(vf a, vf b) { return simde_mm256_sub_ps(a, b); }
 static inline vf v_mul(vf a, vf b) { return simde_mm256_mul_ps(a, b); }
 static inline vf v_fmadd(vf a, vf b, vf c) { return simde_mm256_fmadd_ps(a, b, c); }
+static inline vf v_fnmadd(vf a, vf b, vf c) { return simde_mm256_fnmadd_ps(a, b, c); }
 static inline vf v_div(vf a, vf b) { return simde_mm256_div_ps(a, b); }
 static inline vf v_sqrt(vf a) { return simde_mm256_sqrt_ps(a); }
 static inline vf v_min(vf a, vf b) { return simde_mm256_min_ps(a, b); }
@@ -369,8 +371,10 @@ static inline void v_stream(float *p, vf a) { simde_mm_stream_ps(p, a); }
 static inline vf v_add(vf a, vf b) { return simde_mm_add_ps(a, b); }
 static inline vf v_sub(vf a, vf b) { return simde_mm_sub_ps(a, b); }
 static inline vf v_mul(vf a, vf b) { return simde_mm_mul_ps(a, b); }
-/* Fused on NEON; plain SSE2 has no FMA and SIMDe computes a * b + c. */
+/* Fused on NEON; plain SSE2 has no FMA and SIMDe computes a * b + c
+ * (c - a * b for v_fnmadd). */
 static inline vf v_fmadd(vf a, vf b, vf c) { return simde_mm_fmadd_ps(a, b, c); }
+static inline vf v_fnmadd(vf a, vf b, vf c) { return simde_mm_fnmadd_ps(a, b, c); }
 static inline vf v_div(vf a, vf b) { return simde_mm_div_ps(a, b); }
 static inline vf v_sqrt(vf a) { return simde_mm_sqrt_ps(a); }
 static inline vf v_min(vf a, vf b) { return simde_mm_min_ps(a, b); }
