@@ -143,7 +143,8 @@ typedef struct inputs {
  * its index list not yet behind the chunks, so a chunk finds its entries
  * without a search. */
 typedef struct sparse_morph {
-    const skin_morph_target *t;
+    const uint32_t *idx; /* the target's list and its length */
+    size_t count;
     const float *d[9];
     float w;
     size_t cur;
@@ -825,13 +826,13 @@ ALWAYS_INLINE vf load_lanes(const float *p, size_t lanes)
  * nothing: the sorted ones past it, an unsorted one before it), and in
  * *count how many of the next W entries fall in the block: the cursor's
  * step, by a compare rather than the mask's popcount, which would put the
- * mask's reduction on the loop's dependency chain.  No listed vertex is
- * at or past 2^32, so neither is a block they touch. */
+ * mask's reduction on the loop's dependency chain.  b < 2^32: no listed
+ * vertex is at or past it, so neither is a block they touch (sparse_add
+ * passes those blocks over, rather than test each target). */
 #if W > 4
-static inline uint32_t sparse_lanes(const uint32_t *idx, size_t cur, size_t avail, size_t b, uint32_t *count)
+static inline uint32_t sparse_lanes(const uint32_t *idx, size_t cur, size_t avail, uint32_t b, uint32_t *count)
 {
-    if (b > UINT32_MAX) return *count = 0, 0;
-    if (avail >= W) return v_lanes_named(idx + cur, (uint32_t)b, count);
+    if (avail >= W) return v_lanes_named(idx + cur, b, count);
     uint32_t m = 0, c = 0;
     for (size_t j = 0; j < avail; ++j) {
         const size_t rel = idx[cur + j] - b;
@@ -918,7 +919,7 @@ ALWAYS_INLINE void sparse_add(morph_plan *p, const float *const *src, float (*ou
     const size_t lim = first + n;
     for (uint32_t k = 0; k < p->sparse_count; ++k) {
         sparse_morph *s = &p->sparse[k];
-        const uint32_t *const idx = s->t->indices, *const end = idx + s->t->count;
+        const uint32_t *const idx = s->idx, *const end = idx + s->count;
         const float w = s->w; /* local copies: the adds' stores could alias them */
         const vf wv = v_set1(w);
         const uint32_t *at = idx + s->cur;
@@ -977,10 +978,10 @@ ALWAYS_INLINE void sparse_add(morph_plan *p, const float *const *src, float (*ou
         vf x[9];
         for (int e = 0; e < 9; ++e) x[e] = moved >> e & 1 ? v_loadu(src[e] + o) : v_zero();
         int touched = 0;
-        for (uint32_t k = 0; k < ks; ++k) {
+        for (uint32_t k = 0; k < (first + o <= UINT32_MAX ? ks : 0); ++k) {
             const sparse_morph *s = &p->sparse[k];
             uint32_t count;
-            const uint32_t named = sparse_lanes(s->t->indices, cur[k], s->t->count - cur[k], first + o, &count);
+            const uint32_t named = sparse_lanes(s->idx, cur[k], s->count - cur[k], (uint32_t)(first + o), &count);
             if (!count) continue;
             const v_expander ex = v_expander_for(named);
             const vf w = v_set1(s->w);
@@ -989,8 +990,8 @@ ALWAYS_INLINE void sparse_add(morph_plan *p, const float *const *src, float (*ou
              * their lines 64 entries ahead (AVX2 LBS-4 100k, 8 targets
              * over 10%: 5.92 -> 5.70 ns/vertex; every 8 or 32, or 32 or
              * 128 entries ahead, gained less). */
-            if (!(o & 15) && cur[k] + SPARSE_PREFETCH < s->t->count) {
-                __builtin_prefetch(s->t->indices + cur[k] + SPARSE_PREFETCH);
+            if (!(o & 15) && cur[k] + SPARSE_PREFETCH < s->count) {
+                __builtin_prefetch(s->idx + cur[k] + SPARSE_PREFETCH);
                 for (int e = 0; e < 9; ++e)
                     if (target_moves(every, s->d, e)) __builtin_prefetch(s->d[e] + cur[k] + SPARSE_PREFETCH);
             }
@@ -1005,9 +1006,9 @@ ALWAYS_INLINE void sparse_add(morph_plan *p, const float *const *src, float (*ou
              * entry behind the block is passed over) */
             size_t next = first + n;
             for (uint32_t k = 0; k < ks; ++k) {
-                const skin_morph_target *t = p->sparse[k].t;
-                while (cur[k] < t->count && t->indices[cur[k]] < first + o) ++cur[k];
-                if (cur[k] < t->count && t->indices[cur[k]] < next) next = t->indices[cur[k]];
+                const sparse_morph *s = &p->sparse[k];
+                while (cur[k] < s->count && s->idx[cur[k]] < first + o) ++cur[k];
+                if (cur[k] < s->count && s->idx[cur[k]] < next) next = s->idx[cur[k]];
             }
             end = next - first >= n ? n : (next - first) & ~(size_t)(W - 1);
         }
@@ -1044,7 +1045,7 @@ static __attribute__((noinline)) int morph_chunk(const kctx *c, const inputs *in
         int touched = 0;
         for (uint32_t k = 0; k < p->sparse_count; ++k) {
             const sparse_morph *s = &p->sparse[k];
-            touched |= s->cur < s->t->count && s->t->indices[s->cur] < first + n;
+            touched |= s->cur < s->count && s->idx[s->cur] < first + n;
         }
         if (!touched) return 0;
     }
@@ -1113,7 +1114,7 @@ static void morph_plan_init(morph_plan *p, const skin_job *job, size_t v)
                 d[3 * g + e] = skin_morph_group_used(job, t, g) ? skin_morph_deltas(t, g)[e] : NULL;
         if (t->indices) {
             sparse_morph *s = &p->sparse[p->sparse_count++];
-            *s = (sparse_morph){.t = t, .w = w, .cur = skin_morph_first_at(t, v)};
+            *s = (sparse_morph){.idx = t->indices, .count = t->count, .w = w, .cur = skin_morph_first_at(t, v)};
             memcpy(s->d, d, sizeof d);
             uint32_t moved = 0;
             for (int e = 0; e < 9; ++e) moved |= (uint32_t)(d[e] != NULL) << e;

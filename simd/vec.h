@@ -269,22 +269,23 @@ static inline simde__m256 v_chunk_pair(vf a, vf b, int c)
 static inline int v_all_eq_i32(vi a, vi b) { return simde_mm256_movemask_epi8(simde_mm256_cmpeq_epi32(a, b)) == -1; }
 /* Per mask: each set lane's rank among the set lanes, and 7 for a clear
  * lane (a lane the masked load leaves zero: some lane is clear, so at most
- * seven are read), 3 bits per lane; from bit 24 the count of set lanes. */
+ * seven are read), a byte per lane, widened by one load; and a window whose
+ * 8 lanes from 8 - count on are the first count lanes set. */
 #define V_POP8(x) (((x)&1) + ((x) >> 1 & 1) + ((x) >> 2 & 1) + ((x) >> 3 & 1) + ((x) >> 4 & 1) + ((x) >> 5 & 1) + ((x) >> 6 & 1))
 #define V_RANK(m, l) (((m) >> (l)&1) ? V_POP8((m) & ((1u << (l)) - 1)) : 7u)
-#define V_RANKS(m) ((V_POP8(m) + ((m) >> 7)) << 24 | V_RANK(m, 0) | V_RANK(m, 1) << 3 | V_RANK(m, 2) << 6 | V_RANK(m, 3) << 9 | \
-                    V_RANK(m, 4) << 12 | V_RANK(m, 5) << 15 | V_RANK(m, 6) << 18 | V_RANK(m, 7) << 21)
+#define V_RANKS(m) {V_RANK(m, 0), V_RANK(m, 1), V_RANK(m, 2), V_RANK(m, 3), V_RANK(m, 4), V_RANK(m, 5), V_RANK(m, 6), V_RANK(m, 7)}
 #define V_RANKS4(m) V_RANKS(m), V_RANKS((m) + 1), V_RANKS((m) + 2), V_RANKS((m) + 3)
 #define V_RANKS16(m) V_RANKS4(m), V_RANKS4((m) + 4), V_RANKS4((m) + 8), V_RANKS4((m) + 12)
 #define V_RANKS64(m) V_RANKS16(m), V_RANKS16((m) + 16), V_RANKS16((m) + 32), V_RANKS16((m) + 48)
-static const uint32_t v_lane_ranks[256] = {V_RANKS64(0), V_RANKS64(64), V_RANKS64(128), V_RANKS64(192)};
+static const uint8_t v_lane_ranks[256][8] = {V_RANKS64(0), V_RANKS64(64), V_RANKS64(128), V_RANKS64(192)};
+static const int32_t v_first_lanes[16] = {-1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0};
 typedef struct v_expander { vi perm, load; int32_t count; } v_expander;
 static inline v_expander v_expander_for(uint32_t m)
 {
     v_expander e;
-    e.perm = simde_mm256_srlv_epi32(simde_mm256_set1_epi32((int32_t)v_lane_ranks[m]), simde_mm256_setr_epi32(0, 3, 6, 9, 12, 15, 18, 21));
-    e.count = (int32_t)(v_lane_ranks[m] >> 24);
-    e.load = simde_mm256_cmpgt_epi32(simde_mm256_set1_epi32(e.count), simde_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    e.perm = simde_mm256_cvtepu8_epi32(simde_mm_loadl_epi64((const void *)v_lane_ranks[m]));
+    e.count = __builtin_popcount(m);
+    e.load = simde_mm256_loadu_si256(v_first_lanes + 8 - e.count);
     return e;
 }
 /* maskload: a fault-free read of the count floats (the rest zeros), then
