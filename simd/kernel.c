@@ -143,7 +143,7 @@ typedef struct inputs {
  * its index list not yet behind the chunks, so a chunk finds its entries
  * without a search. */
 typedef struct sparse_morph {
-    const uint32_t *idx; /* the target's list and its length */
+    const uint32_t *idx; /* the target's index list and its length, copied: one load closer */
     size_t count;
     const float *d[9];
     float w;
@@ -827,8 +827,8 @@ ALWAYS_INLINE vf load_lanes(const float *p, size_t lanes)
  * *count how many of the next W entries fall in the block: the cursor's
  * step, by a compare rather than the mask's popcount, which would put the
  * mask's reduction on the loop's dependency chain.  b < 2^32: no listed
- * vertex is at or past it, so neither is a block they touch (sparse_add
- * passes those blocks over, rather than test each target). */
+ * vertex is at or past 2^32, so no block there is touched, and sparse_add
+ * passes such a block over once rather than test it for every target. */
 #if W > 4
 static inline uint32_t sparse_lanes(const uint32_t *idx, size_t cur, size_t avail, uint32_t b, uint32_t *count)
 {
@@ -978,7 +978,8 @@ ALWAYS_INLINE void sparse_add(morph_plan *p, const float *const *src, float (*ou
         vf x[9];
         for (int e = 0; e < 9; ++e) x[e] = moved >> e & 1 ? v_loadu(src[e] + o) : v_zero();
         int touched = 0;
-        for (uint32_t k = 0; k < (first + o <= UINT32_MAX ? ks : 0); ++k) {
+        const uint32_t kb = first + o <= UINT32_MAX ? ks : 0; /* the targets that can touch the block */
+        for (uint32_t k = 0; k < kb; ++k) {
             const sparse_morph *s = &p->sparse[k];
             uint32_t count;
             const uint32_t named = sparse_lanes(s->idx, cur[k], s->count - cur[k], (uint32_t)(first + o), &count);

@@ -269,8 +269,9 @@ static inline simde__m256 v_chunk_pair(vf a, vf b, int c)
 static inline int v_all_eq_i32(vi a, vi b) { return simde_mm256_movemask_epi8(simde_mm256_cmpeq_epi32(a, b)) == -1; }
 /* Per mask: each set lane's rank among the set lanes, and 7 for a clear
  * lane (a lane the masked load leaves zero: some lane is clear, so at most
- * seven are read), a byte per lane, widened by one load; and a window whose
- * 8 lanes from 8 - count on are the first count lanes set. */
+ * seven are read), a byte per lane, widened by one load.  The masked
+ * load's mask is the 8 lanes of v_first_lanes from 8 - count: its first
+ * count lanes set. */
 #define V_POP8(x) (((x)&1) + ((x) >> 1 & 1) + ((x) >> 2 & 1) + ((x) >> 3 & 1) + ((x) >> 4 & 1) + ((x) >> 5 & 1) + ((x) >> 6 & 1))
 #define V_RANK(m, l) (((m) >> (l)&1) ? V_POP8((m) & ((1u << (l)) - 1)) : 7u)
 #define V_RANKS(m) {V_RANK(m, 0), V_RANK(m, 1), V_RANK(m, 2), V_RANK(m, 3), V_RANK(m, 4), V_RANK(m, 5), V_RANK(m, 6), V_RANK(m, 7)}
