@@ -884,8 +884,10 @@ static double r_real(skin_isa i)
         bcase c = kcase(SKIN_LBS, i, A[a].k, A[a].mesh.tx ? ATTR_PNT : ATTR_PN, A[a].n, 1);
         c.rig = RIG_ASSET + a;
         const double r = ratio(baseline_of(&c), c, 1);
-        printf("  real rig %-32s %6zu vertices, %d influences: baseline / skin %.2f\n", asset_name(a), A[a].n,
-               A[a].k, r);
+        bcase d = c;
+        d.method = SKIN_DQS;
+        printf("  real rig %-30s %5zu vertices, %3u joints, %d influences: baseline / skin %.2f, DQS / LBS %.2f\n",
+               asset_name(a), A[a].n, A[a].palette.joint_count, A[a].k, r, ratio(d, c, 1));
         worst = r < worst ? r : worst;
     }
     return worst;

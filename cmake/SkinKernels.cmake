@@ -8,7 +8,7 @@ function(skin_add_kernel target isa width)
     string(TOUPPER ${method} upper)
     add_library(${obj} OBJECT ${PROJECT_SOURCE_DIR}/simd/kernel.c)
     target_compile_definitions(${obj} PRIVATE
-      SKIN_W=${width} SKIN_KERNEL_NAME=${obj} SKIN_KERNEL_METHOD=SKIN_${upper})
+      SKIN_W=${width} SKIN_KERNEL_NAME=${obj} SKIN_KERNEL_METHOD=SKIN_${upper} SKIN_KERNEL_${upper}=1)
     target_compile_options(${obj} PRIVATE ${ARGN})
     if(SKIN_FUZZ)
       # Coverage only: ASan makes each kernel object take minutes (see SKIN_FUZZ).

@@ -28,6 +28,10 @@
  * Per lane and component every kind does the same fused multiply-adds in
  * slot order, so a vertex's bits do not depend on the kind. */
 enum { FETCH_ROWS, FETCH_TABLE2, FETCH_TABLE4, FETCH_AOS, FETCH_UNIFORM, FETCH_KINDS };
+/* The block code's method for DQS whose signs are all + (all_signs_positive):
+ * block functions of their own, which neither fetch a pivot nor test a flag
+ * (tested in the blocks, a flag cost AVX2 DQS 3% more instructions). */
+enum { DQS_SIGNS_POSITIVE = SKIN_DQS + 16 };
 #define IS_TABLE(kind) ((kind) == FETCH_TABLE2 || (kind) == FETCH_TABLE4)
 
 typedef struct source {
@@ -243,7 +247,7 @@ ALWAYS_INLINE vf load_weights(const kctx *c, const inputs *in, uint32_t i, size_
 ALWAYS_INLINE void stage_slots(const kctx *c, const inputs *in, size_t v, size_t n, uint32_t k, staged *st,
                                const int method, const int u8)
 {
-    const int dq = method == SKIN_DQS;
+    const int dq = method != SKIN_LBS;
     const vi limit = c->jlimit;
     for (uint32_t i = 0; i < k; ++i) {
         const void *const joints = in->joints[i]; /* not reloaded after each store */
@@ -264,7 +268,7 @@ ALWAYS_INLINE void stage_slots(const kctx *c, const inputs *in, size_t v, size_t
             st->wp[i] = st->w[i];
         }
     }
-    if (!dq || k < 2) return;
+    if (!dq || k < 2 || method == DQS_SIGNS_POSITIVE) return;
     for (size_t o = 0; o < n; o += W) {
         vi j[SKIN_MAX_INFLUENCES];
         vf w[SKIN_MAX_INFLUENCES];
@@ -556,6 +560,40 @@ ALWAYS_INLINE vf sign_dot(const vf *q, const vf *p)
     return v_add(v_add(v_mul(q[0], p[0]), v_mul(q[1], p[1])), v_add(v_mul(q[2], p[2]), v_mul(q[3], p[3])));
 }
 
+/* Whether all_signs_positive pays for a call of `count` vertices: it
+ * takes up to joint_count^2 / 2 sign products, W at a time (about 7
+ * instructions per W), where the blocks take k of them a vertex. */
+static int signs_check_pays(size_t count, uint32_t joint_count)
+{
+    return joint_count <= 256 && count * W >= (size_t)joint_count * joint_count;
+}
+
+/* Whether no two joints' real parts have a negative sign_dot, the blocks'
+ * own sign test (so the same bits): then no DQS weight changes sign, and
+ * the blocks fetch no pivot and take no dot product.  Real rigs are so
+ * when no two skinning transforms turn more than 180 degrees apart, as in
+ * the bench's animated poses of all three test models (their DQS / LBS
+ * on Zen 4: SSE2 1.46-1.58 -> 1.12-1.38, AVX2 1.32-1.40 -> 1.08-1.19,
+ * AVX-512, whose sign table is cheap, 1.12-1.24 -> 1.03-1.18).  Stops at
+ * the first negative pair, so a palette with one, as a random one has,
+ * costs next to nothing. */
+static int all_signs_positive(const source *dq, uint32_t joint_count)
+{
+    SIMDE_ALIGN_TO_64 float real[4][256 + W]; /* SoA; lanes past the last joint hold 0: not negative */
+    for (uint32_t b = 0; b < joint_count + W; ++b)
+        for (int e = 0; e < 4; ++e) real[e][b] = b < joint_count ? dq->base[8 * (size_t)b + (size_t)e] : 0.0f;
+    for (uint32_t a = 0; a + 1 < joint_count; ++a) {
+        vf p[4];
+        for (int e = 0; e < 4; ++e) p[e] = v_set1(real[e][a]);
+        for (uint32_t b = a + 1; b < joint_count; b += W) {
+            vf q[4];
+            for (int e = 0; e < 4; ++e) q[e] = v_loadu(&real[e][b]);
+            if (v_any(v_lt(sign_dot(q, p), v_zero()))) return 0;
+        }
+    }
+    return 1;
+}
+
 #if W == 4
 /* DQS on the row path with 4 lanes, in two passes over the block's dual
  * quaternions.  Signs: each lane's real part times the lane's pivot,
@@ -564,13 +602,15 @@ ALWAYS_INLINE vf sign_dot(const vf *q, const vf *p)
  * and dual parts are blended in the lane's own registers by a lane of the
  * signed weights, as blend_lanes does for LBS, and transposed once per
  * block.  Per component these are the same multiply-adds, in slot order,
- * as the SoA form.  ws[i]: slot i's signed weights. */
-ALWAYS_INLINE void dq_blend_lanes(const source *s, const influences *f, vf *b, vf *ws, const uint32_t k)
+ * as the SoA form.  ws[i]: slot i's signed weights (without dots, its
+ * weights: all_signs_positive). */
+ALWAYS_INLINE void dq_blend_lanes(const kctx *c, const influences *f, vf *b, vf *ws, const uint32_t k,
+                                  const int dots)
 {
-    const char *base = (const char *)s->base;
+    const char *base = (const char *)c->dq.base;
 #define DQ_AT(i, l) ((const float *)(base + lane_offset(f, i, l)))
     UNROLL for (uint32_t i = 0; i < k; ++i) ws[i] = f->w[i];
-    if (k > 1) {
+    if (dots) {
         vf pivot[W];
         UNROLL for (int l = 0; l < W; ++l) pivot[l] = v_loadu((const float *)(base + lane_pivot_offsets(f)[l]));
         UNROLL for (uint32_t i = 0; i < k; ++i) {
@@ -675,24 +715,24 @@ static void build_signs(const source *dq, uint32_t *signs, uint32_t joint_count)
 #endif
 
 /* The real parts blended into b[0..3], each slot's weight signed by its
- * real part's dot with the pivot's (antipodality) into ws.  first_pivot:
- * slot 0 is every lane's pivot (first_is_pivot), whose own sign is then
- * +. */
+ * real part's dot with the pivot's (antipodality) into ws; without dots
+ * (all_signs_positive), the weights as they are.  first_pivot: slot 0 is
+ * every lane's pivot (first_is_pivot), whose own sign is then +. */
 ALWAYS_INLINE void dq_real_parts(const kctx *c, const influences *f, vf *b, vf *ws, const uint32_t k,
-                                 const int kind, const int first_pivot)
+                                 const int kind, const int dots, const int first_pivot)
 {
 #if W == 16
     if (sign_table_used(c, kind)) {
-        if (k > 1)
+        if (dots)
             table_signs(c, f, ws, k, kind);
         else
-            ws[0] = f->w[0];
+            UNROLL for (uint32_t i = 0; i < k; ++i) ws[i] = f->w[i];
         blend_table(&c->dq, f->j, ws, 0, 4, b, k, kind);
         return;
     }
 #endif
-    vf pivot[4];
-    if (k > 1 && !first_pivot) {
+    vf pivot[4] = {v_zero(), v_zero(), v_zero(), v_zero()}; /* (set before use: GCC cannot tell) */
+    if (dots && !first_pivot) {
         if (STAGED) { /* uniform blocks too: stage() has picked every block's pivots */
             fetch4_at(&c->dq, lane_pivot_offsets(f), 0, pivot);
         } else {
@@ -708,31 +748,39 @@ ALWAYS_INLINE void dq_real_parts(const kctx *c, const influences *f, vf *b, vf *
         fetch_dq_half(c, f, i, 0, q, kind);
         if (first_pivot && i == 0)
             UNROLL for (int e = 0; e < 4; ++e) pivot[e] = q[e];
-        ws[i] = k > 1 ? v_neg_if(v_lt(sign_dot(q, pivot), v_zero()), f->w[i]) : f->w[i];
+        ws[i] = dots ? v_neg_if(v_lt(sign_dot(q, pivot), v_zero()), f->w[i]) : f->w[i];
         UNROLL for (int e = 0; e < 4; ++e) b[e] = madd(ws[i], q[e], b[e], i);
     }
 }
 
 /* Blends the dual quaternions and turns the result into m (and, with
  * scales, the normal matrix nm); returns whether nm is used. */
-ALWAYS_INLINE int dqs(const kctx *c, const influences *f, vf *m, vf *nm, const uint32_t k, const int kind)
+ALWAYS_INLINE int dqs(const kctx *c, const influences *f, vf *m, vf *nm, const uint32_t k, const int kind,
+                      const int signs)
 {
     vf b[8], s[3] = {v_zero(), v_zero(), v_zero()}; /* s: only with scales */
     const int use_sc = c->sc.base != NULL;
     const int pkind = pivot_kind(kind);
     int32_t pjl[W];
     vf ws[SKIN_MAX_INFLUENCES]; /* the signed weights */
+    const int dots = k > 1 && signs;
 #if W == 4
     if (kind == FETCH_ROWS) {
-        dq_blend_lanes(&c->dq, f, b, ws, k);
+        if (dots)
+            dq_blend_lanes(c, f, b, ws, k, 1);
+        else
+            dq_blend_lanes(c, f, b, ws, k, 0);
     } else
 #endif
     {
+        if (!dots)
+            dq_real_parts(c, f, b, ws, k, kind, 0, 0);
 #if W == 16
-        /* (the sign table needs no pivot's real part) */
-        dq_real_parts(c, f, b, ws, k, kind, k > 1 && !sign_table_used(c, kind) && first_is_pivot(f->w, k));
+        else /* (the sign table needs no pivot's real part) */
+            dq_real_parts(c, f, b, ws, k, kind, 1, !sign_table_used(c, kind) && first_is_pivot(f->w, k));
 #else
-        dq_real_parts(c, f, b, ws, k, kind, 0);
+        else
+            dq_real_parts(c, f, b, ws, k, kind, 1, 0);
 #endif
         if (IS_TABLE(kind)) {
             blend_table(&c->dq, f->j, ws, 4, 4, b + 4, k, kind);
@@ -1143,7 +1191,8 @@ ALWAYS_INLINE void skin_block(const kctx *c, const inputs *in, const inputs *at,
     influences f;
     load_influences(c, in, v, st, o, &f, k, kind);
     vf m[12], nm[9];
-    const int use_nm = method == SKIN_LBS ? lbs(c, &f, m, nm, k, kind) : dqs(c, &f, m, nm, k, kind);
+    const int use_nm = method == SKIN_LBS ? lbs(c, &f, m, nm, k, kind)
+                                          : dqs(c, &f, m, nm, k, kind, method != DQS_SIGNS_POSITIVE);
     if (use_nm) /* two calls, not a pointer to either, keep m and nm in registers */
         apply(job, at, av, m, nm, out);
     else
@@ -1558,7 +1607,8 @@ typedef void (*blocks_fn)(const kctx *, const inputs *, size_t, size_t, writer *
 #define KINDS_ALL(method, morph) {KINDS(method, 1, morph), KINDS(method, 2, morph), KINDS(method, 3, morph), \
                                   KINDS(method, 4, morph), KINDS(method, 5, morph), KINDS(method, 6, morph), \
                                   KINDS(method, 7, morph), KINDS(method, 8, morph)}
-/* This object's method (the build makes one object per ISA and method). */
+/* This object's method (the build makes one object per ISA and method, and
+ * defines SKIN_KERNEL_LBS or SKIN_KERNEL_DQS too, for #if). */
 #ifndef SKIN_KERNEL_METHOD
 #error "SKIN_KERNEL_METHOD must be SKIN_LBS or SKIN_DQS"
 #endif
@@ -1567,6 +1617,14 @@ BLOCKS_ALL(SKIN_KERNEL_METHOD, 1)
 /* [morph][active slots - 1][fetch kind] */
 static const blocks_fn blocks_table[2][SKIN_MAX_INFLUENCES][FETCH_KINDS] = {KINDS_ALL(SKIN_KERNEL_METHOD, 0),
                                                                              KINDS_ALL(SKIN_KERNEL_METHOD, 1)};
+/* DQS when all_signs_positive holds (chunks with morph targets keep the
+ * dot products: the same bits) */
+#ifdef SKIN_KERNEL_DQS
+BLOCKS_ALL(DQS_SIGNS_POSITIVE, 0)
+static const blocks_fn blocks_signs_positive[SKIN_MAX_INFLUENCES][FETCH_KINDS] = KINDS_ALL(DQS_SIGNS_POSITIVE, 0);
+#else
+#define blocks_signs_positive blocks_table[0] /* (LBS: never chosen) */
+#endif
 
 /* Slot i's W weights (f32 bits without the sign, or unorm integers) and
  * joints (bytes if u8, else uint16_t), as 32-bit lanes. */
@@ -1799,6 +1857,10 @@ void SKIN_KERNEL_NAME(const skin_job *job)
         c.sc = (source){.base = pal->scales, .stride = 3};
     }
     c.kind = FETCH_ROWS;
+    /* DQS: every sign + (then its own block functions) */
+    const int signs_positive = job->method == SKIN_DQS && m->influence_count > 1 &&
+                               signs_check_pays(job->count, pal->joint_count) &&
+                               all_signs_positive(&c.dq, pal->joint_count);
 #if W == 16
     /* 8 KiB of stack covers both: 21 tables of 64 floats, or 128 padded matrices */
     SIMDE_ALIGN_TO_64 float tables[128 * 16];
@@ -1813,7 +1875,7 @@ void SKIN_KERNEL_NAME(const skin_job *job)
         } else {
             build_table(&c.dq, tables, pal->joint_count, c.kind);
             build_table(&c.sc, tables + 8 * 64, pal->joint_count, c.kind);
-            if (signs_pay(job->count, pal->joint_count)) {
+            if (!signs_positive && signs_pay(job->count, pal->joint_count)) {
                 build_signs(&c.dq, signs, pal->joint_count);
                 c.signs = signs;
             }
@@ -1826,6 +1888,11 @@ void SKIN_KERNEL_NAME(const skin_job *job)
         for (uint32_t k = 0; k < SKIN_MAX_INFLUENCES; ++k) {
             fns[morph * SKIN_MAX_INFLUENCES + k] = blocks_table[morph][k][c.kind];
             uniform_fns[morph * SKIN_MAX_INFLUENCES + k] = blocks_table[morph][k][FETCH_UNIFORM];
+        }
+    if (signs_positive)
+        for (uint32_t k = 0; k < SKIN_MAX_INFLUENCES; ++k) {
+            fns[k] = blocks_signs_positive[k][c.kind];
+            uniform_fns[k] = blocks_signs_positive[k][FETCH_UNIFORM];
         }
 
     inputs in = {{m->px, m->py, m->pz, m->nx, m->ny, m->nz, m->tx, m->ty, m->tz, m->tw}, {0}, {0}, 0};

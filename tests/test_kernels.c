@@ -5,7 +5,8 @@
  * weights, palettes on both fetch paths (<= 64 joints: tables, more: rows),
  * normal matrices, DQS scales, antipodal dual quaternions, zero and
  * unnormalised weights, clamped joints, the DQS near-zero fallback, DQS
- * influences sorted largest first (slot 0 the pivot), vertex
+ * influences sorted largest first (slot 0 the pivot), palettes with no
+ * negative sign (DQS's sign tests skipped), vertex
  * counts 0, 1, W-1, W+1 and 10,000 at unaligned offsets, interleaved / strided
  * / SoA / position-only outputs, streaming stores, normalisation, bounds,
  * streams aliased modulo 4 KiB, and bit-identical output under any split. */
@@ -484,6 +485,32 @@ static void dqs_sorted_influences(int lanes)
         }
 }
 
+/* A palette whose real parts have no negative dot with each other (joint
+ * j turned by twist * j / (joints - 1) about x, twist under 180 degrees)
+ * lets a long enough call skip DQS's sign tests: the same bits as the
+ * short calls of a split, which test, and as the reference.  Twisted past
+ * 180 degrees, the first and last joints' real parts have a negative dot,
+ * and random influences blend them: the check must see it.  With scales
+ * on 100 joints (the 16-lane rows path); 300 joints are not checked. */
+static void dqs_positive_signs(void)
+{
+    static const uint32_t joint_choices[] = {24, 100, 300};
+    static const float twists[] = {2.5f, 3.3f};
+    const layout l = make_interleaved("interleaved pnt", 1, 1, 0);
+    for (int ji = 0; ji < 3; ++ji)
+        for (int ti = 0; ti < 2; ++ti) {
+            rig r;
+            rig_options o = {5003, joint_choices[ji], 4, SKIN_JOINT_U16, SKIN_WEIGHT_F32, ji == 1, 0x5167u + (uint64_t)ji};
+            if (rig_random(&r, &o)) exit(1);
+            rig_candy_pose(&r, twists[ti]);
+            char what[96];
+            snprintf(what, sizeof what, "dqs twist %.1f joints=%u", (double)twists[ti], joint_choices[ji]);
+            check_call(&r, &r.palette, SKIN_DQS, &l, 0, 0, r.mesh.vertex_count, what);
+            check_splits(&r, SKIN_DQS, what);
+            rig_free(&r);
+        }
+}
+
 /* Attribute streams at the same address modulo 4 KiB, as separate large
  * allocations put them: the 4-lane kernels copy them chunk by chunk first,
  * the 8-lane ones only when they are not 32-byte aligned, the 16-lane ones
@@ -557,6 +584,7 @@ int main(void)
     splits();
     trailing_zero_slots(lanes);
     dqs_sorted_influences(lanes);
+    dqs_positive_signs();
     aliased_streams();
     candy_wrapper();
     printf("largest relative error vs the reference: %.3g\n", worst);
