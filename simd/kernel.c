@@ -573,8 +573,8 @@ static int signs_check_pays(size_t count, uint32_t joint_count)
  * the blocks fetch no pivot and take no dot product.  Real rigs are so
  * when no two skinning transforms turn more than 180 degrees apart, as in
  * the bench's animated poses of all three test models (their DQS / LBS
- * on Zen 4: SSE2 1.46-1.58 -> 1.12-1.38, AVX2 1.32-1.40 -> 1.08-1.19,
- * AVX-512, whose sign table is cheap, 1.12-1.24 -> 1.03-1.18).  Stops at
+ * on Zen 4: SSE2 1.44-1.70 -> 1.12-1.34, AVX2 1.31-1.38 -> 1.08-1.19,
+ * AVX-512, whose sign table is cheap, 1.11-1.23 -> 1.03-1.18).  Stops at
  * the first negative pair, so a palette with one, as a random one has,
  * costs next to nothing. */
 static int all_signs_positive(const source *dq, uint32_t joint_count)
@@ -766,21 +766,15 @@ ALWAYS_INLINE int dqs(const kctx *c, const influences *f, vf *m, vf *nm, const u
     const int dots = k > 1 && signs;
 #if W == 4
     if (kind == FETCH_ROWS) {
-        if (dots)
-            dq_blend_lanes(c, f, b, ws, k, 1);
-        else
-            dq_blend_lanes(c, f, b, ws, k, 0);
+        dq_blend_lanes(c, f, b, ws, k, dots);
     } else
 #endif
     {
-        if (!dots)
-            dq_real_parts(c, f, b, ws, k, kind, 0, 0);
 #if W == 16
-        else /* (the sign table needs no pivot's real part) */
-            dq_real_parts(c, f, b, ws, k, kind, 1, !sign_table_used(c, kind) && first_is_pivot(f->w, k));
+        /* (the sign table needs no pivot's real part) */
+        dq_real_parts(c, f, b, ws, k, kind, dots, dots && !sign_table_used(c, kind) && first_is_pivot(f->w, k));
 #else
-        else
-            dq_real_parts(c, f, b, ws, k, kind, 1, 0);
+        dq_real_parts(c, f, b, ws, k, kind, dots, 0);
 #endif
         if (IS_TABLE(kind)) {
             blend_table(&c->dq, f->j, ws, 4, 4, b + 4, k, kind);
