@@ -403,8 +403,10 @@ static void splits(void)
  * joints.  Vertex v uses 1 + (v / period) % k slots (runs that straddle
  * blocks), the rest weigh +0 or -0: blocks drop their all-zero trailing
  * slots.  In every other run of 2 * period + 1 vertices all vertices share
- * their joints: those blocks take the uniform-joint path.  Against the
- * reference, and bit-identical under any split. */
+ * their joints: those blocks take the uniform-joint path (for LBS with
+ * unorm8 weights also with normal matrices, which those blocks fetch by
+ * joint, not by offset).  Against the reference, and bit-identical under
+ * any split. */
 static void trailing_zero_slots(int lanes)
 {
     static const skin_weight_format wfs[] = {SKIN_WEIGHT_F32, SKIN_WEIGHT_UNORM8, SKIN_WEIGHT_UNORM16};
@@ -430,13 +432,17 @@ static void trailing_zero_slots(int lanes)
                         else
                             ((uint16_t *)r.weights[i])[v] = 0;
                     }
+                skin_palette pal = r.palette;
+                float *nm = NULL;
+                if (method == SKIN_LBS && wfs[wi] == SKIN_WEIGHT_UNORM8) pal.normal_matrices = nm = normal_matrices(&r);
                 char what[96];
-                snprintf(what, sizeof what, "zero slots, shared joints %s k=%u weights %d",
-                         method == SKIN_LBS ? "lbs" : "dqs", k, wi);
+                snprintf(what, sizeof what, "zero slots, shared joints %s k=%u weights %d%s",
+                         method == SKIN_LBS ? "lbs" : "dqs", k, wi, nm ? " normal matrices" : "");
                 const size_t ranges[][2] = {{0, n}, {3, 2 * (size_t)lanes + 1}, {period - 1, 3 * period}, {n - 7, 7}};
                 for (size_t ri = 0; ri < 4; ++ri)
-                    check_call(&r, &r.palette, (skin_method)method, &l, 0, ranges[ri][0], ranges[ri][1], what);
+                    check_call(&r, &pal, (skin_method)method, &l, 0, ranges[ri][0], ranges[ri][1], what);
                 check_splits(&r, (skin_method)method, what);
+                free(nm);
                 rig_free(&r);
             }
 }
