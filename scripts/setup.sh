@@ -13,7 +13,7 @@ packages=(
   qemu-user gcc-aarch64-linux-gnu g++-aarch64-linux-gnu libc6-dev-arm64-cross  # aarch64 cross build, run under qemu
   libassimp-dev assimp-testmodels            # real-asset tests (skinned, animated models)
   libpng-dev                                 # skin-demo writes its picture as PNG
-  clang llvm                                 # scripts/kernel-cost.sh: clang-14 and llvm-mca
+  clang llvm-19                              # scripts/kernel-cost.sh: clang-14 and llvm-mca-19
   libclang-rt-14-dev                         # libFuzzer and clang's sanitizer runtimes (SKIN_FUZZ)
 )
 

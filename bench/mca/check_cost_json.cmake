@@ -8,7 +8,7 @@ if(NOT rc EQUAL 0)
 endif()
 file(READ ${JSON} json)
 string(JSON count LENGTH "${json}")
-set(want neon:cortex-a55 neon:cortex-a76 sse2:znver3 sse2:skylake sse2:icelake-server
+set(want neon:cortex-a55 neon:cortex-a76 neon:neoverse-n1 sse2:znver3 sse2:skylake sse2:icelake-server
     avx2:znver3 avx2:skylake avx2:icelake-server avx512:icelake-server)
 foreach(pair IN LISTS want)
   string(REPLACE ":" ";" p "${pair}")
