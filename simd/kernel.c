@@ -299,9 +299,10 @@ static __attribute__((noinline)) void stage(const kctx *c, const inputs *in, siz
 /* One block's influences: vectors, and the lanes' joints, byte offsets
  * and weights in memory for the per-lane paths (lane_joints, lane_offset,
  * lane_weights).  4 and 8 lanes read them from the staged chunk (SSE2 LBS
- * measured 13% faster for it); 16 lanes load the block straight from the
- * streams and keep the joints in jl, because staging measured slower
- * there: the table fetches want the joints in a register. */
+ * measured 13% faster for it), and only the weights as vectors: their
+ * fetches go by offset or lane_joints.  16 lanes load the block straight
+ * from the streams and keep the joints in jl, because staging measured
+ * slower there: the table fetches want the joints in a register. */
 typedef struct influences {
     vi j[SKIN_MAX_INFLUENCES];
     vf w[SKIN_MAX_INFLUENCES];
@@ -338,13 +339,12 @@ ALWAYS_INLINE void lane_offset_pair(const influences *f, uint32_t i, int p, uint
 #endif
 
 ALWAYS_INLINE void load_influences(const kctx *c, const inputs *in, size_t v, const staged *st, size_t o,
-                                   influences *f, const uint32_t k, const int kind, const int method)
+                                   influences *f, const uint32_t k, const int kind)
 {
     (void)c, (void)in, (void)v, (void)kind;
     f->st = st, f->o = o;
     UNROLL for (uint32_t i = 0; i < k; ++i) {
-        /* as vectors only for DQS's pivot; LBS reads offsets and lane_joints */
-        f->j[i] = method == SKIN_LBS ? v_set1_i32(0) : v_loadu_i32(lane_joints(f, i));
+        f->j[i] = v_set1_i32(0); /* unread: staged blocks fetch by offset or lane_joints */
         f->w[i] = v_loadu(lane_weights(f, i));
     }
 }
@@ -355,9 +355,9 @@ ALWAYS_INLINE const int32_t *lane_offsets(const influences *f, uint32_t i) { ret
 ALWAYS_INLINE const int32_t *lane_pivot_offsets(const influences *f) { return (void)f, NULL; }
 
 ALWAYS_INLINE void load_influences(const kctx *c, const inputs *in, size_t v, const staged *st, size_t o,
-                                   influences *f, const uint32_t k, const int kind, const int method)
+                                   influences *f, const uint32_t k, const int kind)
 {
-    (void)st, (void)o, (void)method;
+    (void)st, (void)o;
     for (uint32_t i = 0; i < k; ++i) {
         f->j[i] = v_load_joints(in->joints[i], v, c->jlimit, c->joints_u8);
         if (!IS_TABLE(kind)) v_store_i32(f->jl[i], f->j[i]);
@@ -815,7 +815,9 @@ ALWAYS_INLINE int dqs(const kctx *c, const influences *f, vf *m, vf *nm, const u
     vf n2 = dot4(b, b);
     vm small = v_lt(n2, v_set1(SKIN_DQS_MIN_NORM * SKIN_DQS_MIN_NORM));
     if (__builtin_expect(v_any(small), 0)) { /* rare: fall back to the pivot's own transform */
-        const vi pj = pivot_joints(f->j, f->w, k);
+        vi j[SKIN_MAX_INFLUENCES]; /* (staged: loaded only here, SSE2 DQS-4 2.6% fewer instructions) */
+        UNROLL for (uint32_t i = 0; i < k; ++i) j[i] = STAGED ? v_loadu_i32(lane_joints(f, i)) : f->j[i];
+        const vi pj = pivot_joints(j, f->w, k);
         if (!IS_TABLE(pkind)) v_store_i32(pjl, pj);
         vf q[8];
         fetch4(&c->dq, pj, pjl, 0, q, pkind);
@@ -1196,7 +1198,7 @@ ALWAYS_INLINE void skin_block(const kctx *c, const inputs *in, const inputs *at,
 {
     const skin_job *job = c->job;
     influences f;
-    load_influences(c, in, v, st, o, &f, k, kind, method);
+    load_influences(c, in, v, st, o, &f, k, kind);
     vf m[12], nm[9];
     const int use_nm = method == SKIN_LBS ? lbs(c, &f, m, nm, k, kind)
                                           : dqs(c, &f, m, nm, k, kind, method != DQS_SIGNS_POSITIVE);
