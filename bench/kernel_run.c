@@ -1,9 +1,13 @@
 /* skin-kernel-run: one case, for profilers (valgrind --tool=callgrind) and
- * quick A/B timings.  Skins the random 64-joint rig (or the coherent rig)
+ * quick A/B timings.  Skins a 64-joint rig (random unless RIG says)
  * with u8 joints and f32 weights into the 40-byte interleaved p+n+t vertex,
  * REPS times, and prints the best ns/vertex.
- *   skin-kernel-run [lbs|dqs|baseline] [vertices] [influences] [coherent] [reps] [morph] [format]
+ *   skin-kernel-run [lbs|dqs|baseline] [vertices] [influences] [RIG] [reps] [morph] [format]
  *                   [streams] [output]
+ * RIG: random, coherent (rig_coherent), or grouped: the random rig with
+ * each slot's joint shared by 16 consecutive vertices, so that every block
+ * takes the uniform path (the most that grouping vertices by their joints
+ * could give).
  * morph: dense or sparse (8 targets, position and normal deltas; sparse on
  * 10% of the vertices, see rig_morph_targets) or none.  format: the
  * normals' and tangents' format, f32 (default), snorm16 or 1010102 (a
@@ -58,7 +62,8 @@ int main(int argc, char **argv)
     const char *method = argc > 1 ? argv[1] : "lbs";
     const size_t n = argc > 2 ? strtoul(argv[2], NULL, 10) : 10000;
     const uint32_t k = argc > 3 ? (uint32_t)strtoul(argv[3], NULL, 10) : 4;
-    const int coherent = argc > 4 && strcmp(argv[4], "coherent") == 0;
+    const char *rig_name = argc > 4 ? argv[4] : "random";
+    const int coherent = !strcmp(rig_name, "coherent"), grouped = !strcmp(rig_name, "grouped");
     const int reps = argc > 5 ? atoi(argv[5]) : 20;
     const char *morph = argc > 6 ? argv[6] : "none";
     const char *format = argc > 7 ? argv[7] : "f32";
@@ -70,18 +75,22 @@ int main(int argc, char **argv)
                                                                : SKIN_VECTOR_F32;
     const int base = strcmp(method, "baseline") == 0;
     if ((!base && strcmp(method, "lbs") != 0 && strcmp(method, "dqs") != 0) || n == 0 || k < 1 ||
-        k > SKIN_MAX_INFLUENCES || reps < 1 || (strcmp(morph, "none") && strcmp(morph, "dense") && strcmp(morph, "sparse")) ||
+        k > SKIN_MAX_INFLUENCES || (!coherent && !grouped && strcmp(rig_name, "random")) || reps < 1 ||
+        (strcmp(morph, "none") && strcmp(morph, "dense") && strcmp(morph, "sparse")) ||
         (vf == SKIN_VECTOR_F32 && strcmp(format, "f32")) || (base && vf != SKIN_VECTOR_F32) ||
         (strcmp(streams, "rig") && strcmp(streams, "aliased") && strcmp(streams, "apart")) ||
         (strcmp(output, "inter") && strcmp(output, "soa-aliased") && strcmp(output, "soa-apart")) ||
         (soa && (base || vf != SKIN_VECTOR_F32))) {
-        fprintf(stderr, "usage: skin-kernel-run [lbs|dqs|baseline] [vertices] [influences 1-8] [random|coherent] [reps] "
-                        "[none|dense|sparse] [f32|snorm16|1010102] [rig|aliased|apart] [inter|soa-aliased|soa-apart]\n");
+        fprintf(stderr, "usage: skin-kernel-run [lbs|dqs|baseline] [vertices] [influences 1-8] "
+                        "[random|coherent|grouped] [reps] [none|dense|sparse] [f32|snorm16|1010102] "
+                        "[rig|aliased|apart] [inter|soa-aliased|soa-apart]\n");
         return 2;
     }
     rig r;
     const rig_options o = {n, 64, k, SKIN_JOINT_U8, SKIN_WEIGHT_F32, 0, 7};
     if ((coherent ? rig_coherent(&r, &o) : rig_random(&r, &o)) != 0) return fprintf(stderr, "out of memory\n"), 1;
+    for (uint32_t s = 0; grouped && s < k; ++s) /* u8 joints */
+        for (size_t v = 0; v < n; ++v) ((uint8_t *)r.joints[s])[v] = ((uint8_t *)r.joints[s])[v & ~(size_t)15];
     const size_t span = (n * sizeof(float) + 4095) / 4096 * 4096; /* a float stream in whole pages */
     char *block = NULL;
     if (strcmp(streams, "rig")) { /* 10 attribute, k joint and k weight streams, each span (+ 64 i) bytes on */
@@ -136,7 +145,7 @@ int main(int argc, char **argv)
         out_digest = fnv1a(out_digest, out, n * stride);
     printf("%s %s %zu vertices, %u influences, %s rig, morph %s, %s, streams %s, output %s: %.3f ns/vertex (best of %d); "
            "fnv1a in %016llx out %016llx\n",
-           method, skin_isa_name(skin_get_isa()), n, k, coherent ? "coherent" : "random", morph, format, streams, output,
+           method, skin_isa_name(skin_get_isa()), n, k, rig_name, morph, format, streams, output,
            best / (double)n, reps, (unsigned long long)rig_digest(&r, n, k), (unsigned long long)out_digest);
     rig_morphs_free(&morphs);
     baseline_palette_free(&bp);
