@@ -8,7 +8,8 @@
  * influences sorted largest first (slot 0 the pivot), palettes with no
  * negative sign (DQS's sign tests skipped), vertex
  * counts 0, 1, W-1, W+1 and 10,000 at unaligned offsets, interleaved / strided
- * / SoA / position-only outputs, streaming stores, normalisation, bounds,
+ * / SoA / position-only outputs, streaming stores, normalisation (also of
+ * vectors too short or long to square in float), bounds,
  * streams aliased modulo 4 KiB, and bit-identical output under any split. */
 #include "rig.h"
 
@@ -358,6 +359,50 @@ static void dqs_fallback(void)
     rig_free(&r);
 }
 
+/* SKIN_OUTPUT_NORMALIZE at lengths whose squares leave float's normal
+ * range (a joint scaled near zero, or huge normal matrices): unit length
+ * like the reference, a zero vector kept.  Identity palettes, so the
+ * skinned vectors are the inputs. */
+static void normalize_extreme_lengths(void)
+{
+    static const double lengths[] = {0, 1e-30, 1e-24, 1e-21, 1e-19, 2e-19, 1e-18, 1,
+                                     1e18, 1.5e19, 3e19, 1e25, 1e35};
+    enum { N = 2 * (int)(sizeof lengths / sizeof lengths[0]) + 3 };
+    rig r;
+    rig_options o = {N, 2, 1, SKIN_JOINT_U8, SKIN_WEIGHT_F32, 0, 5};
+    if (rig_random(&r, &o)) exit(1);
+    static const float im[12] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0}, idq[8] = {0, 0, 0, 1, 0, 0, 0, 0};
+    for (uint32_t j = 0; j < 2; ++j) memcpy(r.matrices + 12 * j, im, sizeof im), memcpy(r.dual_quats + 8 * j, idq, sizeof idq);
+    for (size_t v = 0; v < N; ++v) {
+        const double len = lengths[(v / 2) % (sizeof lengths / sizeof lengths[0])];
+        for (int a = 0; a < 2; ++a) { /* the normal, then the tangent: unit directions of the rig, scaled */
+            float *s = r.streams[3 + 3 * a];
+            float *c[3] = {s, r.streams[4 + 3 * a], r.streams[5 + 3 * a]};
+            for (int e = 0; e < 3; ++e) c[e][v] = (float)(c[e][v] * len);
+        }
+    }
+    layout l = make_interleaved("interleaved pnt", 1, 1, 0);
+    for (int m = 0; m < 2; ++m) {
+        const skin_method method = m ? SKIN_DQS : SKIN_LBS;
+        check_call(&r, &r.palette, method, &l, SKIN_OUTPUT_NORMALIZE, 0, N, "normalize, extreme lengths");
+        size_t bytes = layout_bytes(&l, N);
+        unsigned char *buf = alloc_buffer(bytes);
+        skin_output out = make_output(&l, buf, SKIN_OUTPUT_NORMALIZE, NULL);
+        EXPECT(skin_mesh(&r.mesh, &r.palette, method, &out, 0, N) == SKIN_OK, "normalize status");
+        for (size_t v = 0; v < N; ++v)
+            for (int a = 0; a < 2; ++a) {
+                const float *x = out.position + 10 * v + 3 + 3 * a;
+                const double in = fabs(r.streams[3 + 3 * a][v]) + fabs(r.streams[4 + 3 * a][v]) +
+                                  fabs(r.streams[5 + 3 * a][v]);
+                const double len = sqrt((double)x[0] * x[0] + (double)x[1] * x[1] + (double)x[2] * x[2]);
+                EXPECT(in == 0 ? len == 0 : fabs(len - 1) < 1e-5, "%s vertex %zu %s: length %g (input |.|1 %g)",
+                       m ? "DQS" : "LBS", v, a ? "tangent" : "normal", len, in);
+            }
+        free(buf);
+    }
+    rig_free(&r);
+}
+
 /* One call, many ranges and skin_mesh_parallel must agree to the bit. */
 /* One call, random ranges and skin_mesh_parallel give the same bytes. */
 static void check_splits(const rig *r, skin_method method, const char *what)
@@ -587,6 +632,7 @@ int main(void)
     printf("kernels under test: %s (%d lanes)\n", skin_isa_name(isa_under_test), lanes);
     random_rigs(lanes);
     dqs_fallback();
+    normalize_extreme_lengths();
     splits();
     trailing_zero_slots(lanes);
     dqs_sorted_influences(lanes);

@@ -248,8 +248,9 @@ typedef enum skin_layout {
  *  with bases aligned to the vector width (64 bytes covers every ISA);
  *  other layouts and the ends of a range use ordinary stores. */
 #define SKIN_OUTPUT_STREAMING (1u << 0)
-/** Renormalise skinned normals (and tangent xyz) to unit length; a zero
- *  vector stays zero. */
+/** Renormalise skinned normals (and tangent xyz) to unit length, at any
+ *  finite length (those too short or long to square in float included); a
+ *  zero vector stays zero. */
 #define SKIN_OUTPUT_NORMALIZE (1u << 1)
 #define SKIN_OUTPUT_ALL_FLAGS (SKIN_OUTPUT_STREAMING | SKIN_OUTPUT_NORMALIZE)
 

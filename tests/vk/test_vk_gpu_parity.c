@@ -2,7 +2,8 @@
  * every method x attributes x influences (1..8, cycling joint and weight
  * formats) x output format (float, snorm16, 1010102) x output layout
  * (interleaved, SoA) x with/without normal matrices (LBS) or scales (DQS),
- * NORMALIZE on every other call, whole meshes and sub-ranges, on seeded
+ * NORMALIZE on every other call (normals and tangents of lengths from 0 to
+ * 1e35 on some vertices), whole meshes and sub-ranges, on seeded
  * rigs and on a real asset (Testwuson, through skin_assets, when the
  * assimp test models are there).  DQS cases: antipodal palettes (odd joints' dual quaternions
  * negated), a pivot in a later slot, weight ties, all-zero weights (the
@@ -44,6 +45,14 @@ static void special_weights(rig *r)
     for (uint32_t i = 0; i < k; ++i) set_weight(r, i, 2, k == 1 ? 1.0 : i < 2 ? 0.4 : 0.2 / (k - 2 ? k - 2 : 1));
 }
 
+/* Vertices 3..12: normals and tangents scaled to lengths whose squares
+ * leave float's normal range (and a zero one), for NORMALIZE's rescaling. */
+static void extreme_lengths(rig *r)
+{
+    static const float lengths[] = {0, 1e-30f, 1e-24f, 1e-21f, 2e-19f, 1e18f, 3e19f, 1e25f, 1e35f, 1};
+    for (size_t i = 0; i < sizeof lengths / sizeof lengths[0]; ++i)
+        for (int e = 3; e < 9; ++e) r->streams[e][3 + i] *= lengths[i];
+}
 
 static int run_rig(vkh *h, rig *r, const char *name, gpu_check_errs *total)
 {
@@ -152,6 +161,7 @@ int main(void)
                          wf[k % 3], 1, 5000 + k};
         if (rig_random(&r, &o)) return 1;
         special_weights(&r);
+        extreme_lengths(&r);
         char name[64];
         snprintf(name, sizeof name, "k=%u %s %s", k, k % 2 ? "u16" : "u8",
                  wf[k % 3] == SKIN_WEIGHT_F32 ? "f32" : wf[k % 3] == SKIN_WEIGHT_UNORM16 ? "unorm16" : "unorm8");

@@ -99,10 +99,17 @@ void put_vector(uint at, uint step, vec4 x, bool tangent)
     }
 }
 
+// Unit length, a zero vector kept.  A length whose square leaves float's
+// normal range (below about 1e-19, above 1.8e19) is divided by the largest
+// component first, as the CPU kernels do.
 vec3 normalized(vec3 a)
 {
     float len = length(a);
-    return len > 0.0 ? a * (1.0 / len) : a;
+    if (len > 1.0842022e-19 && len < 1.8446743e19) return a * (1.0 / len);
+    float big = max(max(abs(a.x), abs(a.y)), abs(a.z));
+    if (!(big > 0.0)) return a;
+    vec3 b = a / big;
+    return b * (1.0 / length(b));
 }
 
 // Writes output element o (NORMALIZE applied here, as on the CPU).
