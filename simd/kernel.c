@@ -1431,8 +1431,10 @@ ALWAYS_INLINE void store_tight_packed(const skin_job *job, const vf *o, size_t v
      * store then rewrites.  The last lane is stored exactly.  On 16 lanes
      * only for 7 words (snorm16 p+n+t, LBS-4 10k on an Intel Xeon 4.94 ->
      * 4.65 ns/vertex): 5 (1010102 p+n+t) measured slower whole (4.48 ->
-     * 4.55); on 4 lanes, two 16-byte stores a lane measured no faster. */
-    if (words > (W == 8 ? 4 : 5)) {
+     * 4.55); on 4 lanes, two 16-byte stores a lane measured no faster.
+     * Not with SKIN_OUTPUT_STREAMING, which promises each byte written
+     * once, in order. */
+    if (words > (W == 8 ? 4 : 5) && !job->streaming) {
         UNROLL for (int l = 0; l < W - 1; ++l)
             simde_mm256_storeu_ps((float *)(dst + (size_t)l * stride), v_chunk_pair(c[l % 4], c[4 + l % 4], l / 4));
         float *p = (float *)(dst + (size_t)(W - 1) * stride);
