@@ -230,7 +230,7 @@ skin_status skin_normalize_weights(size_t vertex_count, uint32_t influence_count
         for (uint32_t i = 0; i < influence_count; ++i) sum += clean_weight(weights[i][v]);
         for (uint32_t i = 0; i < influence_count; ++i) {
             float w = clean_weight(weights[i][v]);
-            weights[i][v] = sum > 0.0 && isfinite(sum) ? (float)(w / sum) : (i == 0 ? 1.0f : 0.0f);
+            weights[i][v] = sum > 0.0 ? (float)(w / sum) : (i == 0 ? 1.0f : 0.0f);
         }
     }
     return SKIN_OK;

@@ -382,9 +382,9 @@ typedef struct skin_validation_report {
 /**
  * O(vertex_count) check of the data, meant to run once at load time.  Checks
  * the descriptor like skin_mesh, then per vertex in order: non-finite
- * positions/normals/tangents, joints >= joint_count, negative or non-finite
- * weights, weight sums (f32: |sum - 1| > 1e-3; unorm16/unorm8: the integer sum
- * must equal exactly 65535/255).  Then each morph target in order: sparse
+ * positions/normals/tangents; slot by slot, a joint >= joint_count, then a
+ * negative or non-finite weight; the weight sum (f32: |sum - 1| > 1e-3;
+ * unorm16/unorm8: the integer sum must equal exactly 65535/255).  Then each morph target in order: sparse
  * indices strictly increasing (SKIN_ERROR_MORPH_INDEX_ORDER) and below
  * vertex_count (SKIN_ERROR_MORPH_INDEX_RANGE), deltas finite
  * (SKIN_ERROR_NON_FINITE; report->vertex is the vertex the delta belongs
@@ -464,8 +464,8 @@ SKIN_API skin_status skin_dual_quat_to_matrix(const float dq[8], const float sca
 /**
  * Load-time weight normalisation of float weights in place: each vertex's
  * weights over influence_count slots are divided by their sum; a vertex whose
- * sum is zero (or not finite) gets weight 1 on slot 0 and 0 elsewhere.
- * Negative weights are set to zero first.
+ * sum is zero gets weight 1 on slot 0 and 0 elsewhere.  Negative and
+ * non-finite weights are set to zero first.
  */
 SKIN_API skin_status skin_normalize_weights(size_t vertex_count, uint32_t influence_count,
                                             float *const *weights);

@@ -75,7 +75,7 @@ typedef struct skin_asset_options {
 /** What loading changed or could not represent, summed over meshes. */
 typedef struct skin_asset_report {
     size_t truncated_vertices;  /**< vertices with > 8 influences (8 largest kept, renormalised) */
-    size_t renormalised_vertices; /**< vertices whose raw weight sum was off by > 1e-3 */
+    size_t renormalised_vertices; /**< vertices with at most 8 influences whose raw weight sum was off by > 1e-3 */
     size_t unweighted_vertices; /**< vertices with no weight (bound to bone 0 with weight 1) */
     float min_weight_sum, max_weight_sum; /**< raw sums over weighted vertices */
     uint32_t nodeless_bones;    /**< bones without a node: identity joints */
@@ -150,10 +150,12 @@ typedef struct skin_asset {
 /** Loads path.  options may be NULL (defaults).  On success *out is a new
  *  asset to free with skin_asset_free; on error *out is NULL and
  *  skin_asset_error() may give assimp's message.  Errors: NULL_ARGUMENT,
- *  FILE, NO_SKINNED_MESH, TOO_MANY_JOINTS, OUT_OF_MEMORY. */
+ *  INVALID_ARGUMENT (options out of range), FILE, NO_SKINNED_MESH,
+ *  TOO_MANY_JOINTS, OUT_OF_MEMORY. */
 SKIN_ASSETS_API skin_asset_status skin_asset_load(const char *path, const skin_asset_options *options, skin_asset **out);
 
-/** The last loader error message of this thread's last failed load ("" if none). */
+/** The loader's message for this thread's latest skin_asset_load call: ""
+ *  when that call succeeded, or failed without one. */
 SKIN_ASSETS_API const char *skin_asset_error(void);
 
 /** Frees an asset (NULL is a no-op). */
