@@ -144,6 +144,12 @@ static void weight_problems(void)
     f.wf[1][4] = INFINITY;
     expect_report("infinite weight", &f.mesh, JOINTS, SKIN_ERROR_INVALID_WEIGHT, 4, 1);
     f.wf[1][4] = 0.3f;
+    /* A vertex slot by slot, each joint before its weight. */
+    f.wf[0][6] = NAN, f.j8[1][6] = JOINTS;
+    expect_report("NaN weight in slot 0, bad joint in slot 1", &f.mesh, JOINTS, SKIN_ERROR_INVALID_WEIGHT, 6, 0);
+    f.wf[0][6] = 0.4f, f.wf[1][6] = NAN;
+    expect_report("bad joint and NaN weight in slot 1", &f.mesh, JOINTS, SKIN_ERROR_JOINT_OUT_OF_RANGE, 6, 1);
+    fixture_init(&f, SKIN_JOINT_U8, SKIN_WEIGHT_F32);
 
     /* Sums: off by 2e-3 fails, off by 5e-4 passes (tolerance 1e-3). */
     f.wf[0][2] = 0.502f;
