@@ -37,6 +37,8 @@ skin_core_test(test_validate)     # skin_validate: status, vertex and slot of ea
 skin_core_test(test_helpers)      # glTF/engine helpers: 4x4, multiply/invert, normal matrices, quantiser, remainder rule
 skin_core_test(test_candy)        # candy wrapper at 180 degrees: DQS keeps the mid radius, LBS collapses
 skin_core_test(test_defects)      # issue 10 regressions: wide strides, helper NULL/non-finite input
+skin_core_test(test_stack LIBS Threads::Threads) # the kernels' stack high-water mark, every ISA
+set_tests_properties(core.test_stack PROPERTIES SKIP_RETURN_CODE 77)
 
 # The public header compiles as C++.
 include(CheckLanguage)

@@ -343,7 +343,8 @@ typedef struct skin_output {
  * dense targets in target order, then the sparse ones in target order; a
  * sparse target only at the vertices it lists) go to a buffer on the stack,
  * and the blocks skin them from there.  A vertex's bits do not depend on
- * the split.  The SIMD kernels use at most about 48 KiB of stack.
+ * the split.  The SIMD kernels use under 64 KiB of stack (56 KiB at most
+ * in tests/test_stack.c, on AVX-512).
  */
 SKIN_API skin_status skin_mesh(const skin_mesh_desc *mesh, const skin_palette *palette,
                                skin_method method, const skin_output *out,
