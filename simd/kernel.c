@@ -862,8 +862,8 @@ ALWAYS_INLINE int dqs(const kctx *c, const influences *f, vf *m, vf *nm, const u
 /* (x, y, z) at unit length, a zero vector kept.  A vector whose squared
  * length leaves float's normal range (length below about 1e-19 or above
  * 1.8e19: a joint scaled near zero, a huge normal matrix) is divided by its
- * largest component first.  Rare, so a branch: other vectors keep their
- * bits for two more compares. */
+ * largest component first, in a branch that zero vectors take too; other
+ * vectors keep their bits, for a select and a compare more. */
 ALWAYS_INLINE void normalize3(vf *x, vf *y, vf *z)
 {
     const vf one = v_set1(1.0f);

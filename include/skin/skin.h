@@ -385,12 +385,12 @@ typedef struct skin_validation_report {
  * the descriptor like skin_mesh, then per vertex in order: non-finite
  * positions/normals/tangents; slot by slot, a joint >= joint_count, then a
  * negative or non-finite weight; the weight sum (f32: |sum - 1| > 1e-3;
- * unorm16/unorm8: the integer sum must equal exactly 65535/255).  Then each morph target in order: sparse
- * indices strictly increasing (SKIN_ERROR_MORPH_INDEX_ORDER) and below
- * vertex_count (SKIN_ERROR_MORPH_INDEX_RANGE), deltas finite
- * (SKIN_ERROR_NON_FINITE; report->vertex is the vertex the delta belongs
- * to).  Stops at the first offender.  report may be NULL.  Returns
- * report->status.
+ * unorm16/unorm8: the integer sum must equal exactly 65535/255).  Then each
+ * morph target in order: sparse indices strictly increasing
+ * (SKIN_ERROR_MORPH_INDEX_ORDER) and below vertex_count
+ * (SKIN_ERROR_MORPH_INDEX_RANGE), deltas finite (SKIN_ERROR_NON_FINITE;
+ * report->vertex is the vertex the delta belongs to).  Stops at the first
+ * offender.  report may be NULL.  Returns report->status.
  */
 SKIN_API skin_status skin_validate(const skin_mesh_desc *mesh, uint32_t joint_count,
                                    skin_validation_report *report);
