@@ -75,8 +75,10 @@ skin_status skin_vk_skin(const skin_vk_slot *slot, const skin_mesh_desc *mesh,
     if (mesh->vertex_count != slot->vertex_count || first > slot->vertex_count ||
         count > slot->vertex_count - first)
         return SKIN_ERROR_INVALID_RANGE;
-    /* The slot is user-writable: only a layout skin_vk_vertex_layout_init
-     * would produce keeps the writes inside the slot. */
+    /* The slot is user-writable: the writes stay inside it only with a
+     * layout skin_vk_vertex_layout_init would produce, and the one it was
+     * allocated with, which slot->output describes (another layout, wider
+     * records, would run into the next slot). */
     const skin_vk_vertex_layout *l = &slot->layout;
     skin_vk_vertex_layout check;
     skin_status st = skin_vk_vertex_layout_init(l->attributes, l->packing, &check);
@@ -84,6 +86,11 @@ skin_status skin_vk_skin(const skin_vk_slot *slot, const skin_mesh_desc *mesh,
     if (memcmp(&check, l, sizeof check) != 0) return SKIN_ERROR_INVALID_STRIDE;
     skin_output o;
     vk_slot_output(slot->mapped, l, &o);
+    const skin_output *a = &slot->output;
+    if (o.position != a->position || o.position_stride != a->position_stride || o.normal != a->normal ||
+        o.normal_stride != a->normal_stride || o.tangent != a->tangent || o.tangent_stride != a->tangent_stride ||
+        o.vector_format != a->vector_format || a->layout != SKIN_LAYOUT_STRIDED)
+        return SKIN_ERROR_INVALID_STRIDE;
     o.flags |= slot->output.flags & SKIN_OUTPUT_NORMALIZE;
     o.bounds = slot->output.bounds;
     return skin_mesh(mesh, palette, method, &o, first, count);

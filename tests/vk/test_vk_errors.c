@@ -140,6 +140,10 @@ static void ring_misuse(vkh *h)
         packed.layout.stride = 4096; /* a tampered slot must not write past the slot */
         VKH_EXPECT(skin_vk_skin(&packed, &r.mesh, &r.palette, SKIN_LBS, 0, 10) ==
                SKIN_ERROR_INVALID_STRIDE);
+        /* nor another valid layout: wider records would run into the next slot */
+        skin_vk_vertex_layout_init(SKIN_VK_NORMAL | SKIN_VK_TANGENT, SKIN_VK_PACK_FLOAT, &packed.layout);
+        VKH_EXPECT(skin_vk_skin(&packed, &r.mesh, &r.palette, SKIN_LBS, 0, 10) ==
+               SKIN_ERROR_INVALID_STRIDE);
         rig_free(&r);
     }
 
