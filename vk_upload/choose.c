@@ -30,22 +30,10 @@ static double median(double *t, uint32_t n)
 static const char *gpu_unsupported(const vk_ctx *c, const skin_vk_path_query *q, size_t stride)
 {
     const VkPhysicalDeviceLimits *lim = &c->props.limits;
-    const skin_mesh_desc *m = q->mesh;
-    if ((m->vertex_count + 63) / 64 > lim->maxComputeWorkGroupCount[0])
-        return "more vertices than maxComputeWorkGroupCount[0] * 64";
-    VkDeviceSize n = m->vertex_count, k = m->influence_count;
-    VkDeviceSize jb = m->joint_format == SKIN_JOINT_U8 ? 1 : 2;
-    VkDeviceSize wb = m->weight_format == SKIN_WEIGHT_F32 ? 4 : m->weight_format == SKIN_WEIGHT_UNORM16 ? 2 : 1;
-    VkDeviceSize streams = 4 * (10 * n + k * ((n * jb + 3) / 4 + (n * wb + 3) / 4));
-    if (streams > lim->maxStorageBufferRange) return "mesh streams exceed maxStorageBufferRange";
-    if (n * stride > lim->maxStorageBufferRange) return "output exceeds maxStorageBufferRange";
-    if ((VkDeviceSize)q->palette->joint_count * 84 +
-            (m->morph_target_count ? VK_GPU_MORPH_LIST_BYTES : 0) >
-        lim->maxStorageBufferRange)
-        return "palette exceeds maxStorageBufferRange";
-    if (vk_morph_words(m, m->nx != NULL, m->tx != NULL, lim->maxStorageBufferRange / 4) ==
-        UINT64_MAX)
-        return "morph targets exceed maxStorageBufferRange";
+    const char *mesh_limit = vk_gpu_mesh_limit(lim, q->mesh, q->palette->joint_count);
+    if (mesh_limit) return mesh_limit;
+    if ((VkDeviceSize)q->mesh->vertex_count * stride > lim->maxStorageBufferRange)
+        return "output exceeds maxStorageBufferRange";
     if (lim->maxPushConstantsSize < VK_GPU_PUSH_BYTES) return "too few bytes of push constants";
     if (lim->maxBoundDescriptorSets < 2) return "fewer than 2 bound descriptor sets";
     uint32_t families = 0;

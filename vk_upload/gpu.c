@@ -150,8 +150,12 @@ static uint32_t morph_groups(const skin_morph_target *t, int has_normal, int has
 }
 static uint32_t popcount3(uint32_t g) { return !!(g & M_POS) + !!(g & M_NRM) + !!(g & M_TAN); }
 
-VkDeviceSize vk_morph_words(const skin_mesh_desc *mesh, int has_normal, int has_tangent,
-                            VkDeviceSize max_words)
+/* Words of a mesh's morph binding (headers, sparse index lists, delta
+ * planes of the groups for attributes the mesh has), 0 without targets, or
+ * UINT64_MAX when more than max_words.  The mesh must pass skin_mesh's
+ * checks (targets present, delta groups complete). */
+static VkDeviceSize morph_words_of(const skin_mesh_desc *mesh, int has_normal, int has_tangent,
+                                   VkDeviceSize max_words)
 {
     /* Headers, then per target: its index list (sparse, when it has a
      * group) and 3 planes per group.  Checked as it grows, so no product
@@ -170,11 +174,11 @@ VkDeviceSize vk_morph_words(const skin_mesh_desc *mesh, int has_normal, int has_
     return words;
 }
 
-/* Writes the morph binding (vk_morph_words words) at dst. */
+/* Writes the morph binding (morph_words_of words) at dst. */
 static void upload_morphs(const skin_mesh_desc *mesh, int has_normal, int has_tangent,
                           uint32_t *dst)
 {
-    uint32_t at = mesh->morph_target_count * MORPH_HEADER; /* fits: checked by vk_morph_words */
+    uint32_t at = mesh->morph_target_count * MORPH_HEADER; /* fits: checked by morph_words_of */
     for (uint32_t k = 0; k < mesh->morph_target_count; ++k) {
         const skin_morph_target *t = &mesh->morph_targets[k];
         uint32_t *h = dst + (size_t)k * MORPH_HEADER, groups = morph_groups(t, has_normal, has_tangent);
@@ -198,12 +202,39 @@ static void upload_morphs(const skin_mesh_desc *mesh, int has_normal, int has_ta
     }
 }
 
+static int has_normals(const skin_mesh_desc *m) { return m->nx && m->ny && m->nz; }
+static int has_tangents(const skin_mesh_desc *m) { return m->tx && m->ty && m->tz && m->tw; }
+
+/* Words of the mesh's streams: its attribute planes, then its joint and
+ * weight planes (each padded to a word). */
+static VkDeviceSize stream_words(const skin_mesh_desc *m)
+{
+    const VkDeviceSize planes = 3 + 3 * (VkDeviceSize)has_normals(m) + 4 * (VkDeviceSize)has_tangents(m);
+    const size_t n = m->vertex_count;
+    return planes * n + m->influence_count * (plane_words(n, joint_bytes(m->joint_format)) +
+                                              plane_words(n, weight_bytes(m->weight_format)));
+}
+
+const char *vk_gpu_mesh_limit(const VkPhysicalDeviceLimits *lim, const skin_mesh_desc *m, uint32_t joint_count)
+{
+    /* (the shaders address the streams in 32-bit words: at most 32 a vertex) */
+    if (m->vertex_count > UINT32_MAX / 32) return "more than 2^27 vertices (the shaders' 32-bit offsets)";
+    if ((m->vertex_count + GROUP - 1) / GROUP > lim->maxComputeWorkGroupCount[0])
+        return "more vertices than maxComputeWorkGroupCount[0] * 64";
+    if ((VkDeviceSize)joint_count * 84 + (m->morph_target_count ? VK_GPU_MORPH_LIST_BYTES : 0) >
+        lim->maxStorageBufferRange) /* palette + extra + active morph targets */
+        return "palette exceeds maxStorageBufferRange";
+    if (stream_words(m) * 4 > lim->maxStorageBufferRange) return "mesh streams exceed maxStorageBufferRange";
+    if (morph_words_of(m, has_normals(m), has_tangents(m), lim->maxStorageBufferRange / 4) == UINT64_MAX)
+        return "morph targets exceed maxStorageBufferRange";
+    return NULL;
+}
+
 VkResult skin_vk_gpu_mesh_create(skin_vk_gpu *g, const skin_mesh_desc *mesh, uint32_t joint_count,
                                  skin_vk_gpu_mesh **out)
 {
     if (out) *out = NULL;
-    if (!g || !mesh || !out || joint_count == 0 || mesh->vertex_count == 0 ||
-        mesh->vertex_count > UINT32_MAX / 32)
+    if (!g || !mesh || !out || joint_count == 0 || mesh->vertex_count == 0)
         return VK_ERROR_VALIDATION_FAILED_EXT;
     /* Reuse the core's descriptor checks: a zero-length skin with an identity
      * palette validates formats, influence count and required pointers. */
@@ -213,28 +244,19 @@ VkResult skin_vk_gpu_mesh_create(skin_vk_gpu *g, const skin_mesh_desc *mesh, uin
     for (int c = 0; c < 3; ++c) probe.soa[c] = dummy + c;
     if (skin_mesh(mesh, &pal, SKIN_LBS, &probe, 0, 0) != SKIN_OK)
         return VK_ERROR_VALIDATION_FAILED_EXT;
-    /* Limits: one workgroup per GROUP vertices in x, the streams in one
-     * storage-buffer binding. */
     const VkPhysicalDeviceLimits *lim = &g->c.props.limits;
-    if ((mesh->vertex_count + GROUP - 1) / GROUP > lim->maxComputeWorkGroupCount[0] ||
-        (VkDeviceSize)joint_count * 84 + (mesh->morph_target_count ? VK_GPU_MORPH_LIST_BYTES : 0) >
-            lim->maxStorageBufferRange) /* palette + extra + active morph targets */
-        return VK_ERROR_FEATURE_NOT_PRESENT;
+    if (vk_gpu_mesh_limit(lim, mesh, joint_count)) return VK_ERROR_FEATURE_NOT_PRESENT;
 
     size_t n = mesh->vertex_count;
     uint32_t k = mesh->influence_count;
-    uint32_t has_normal = mesh->nx && mesh->ny && mesh->nz;
-    uint32_t has_tangent = mesh->tx && mesh->ty && mesh->tz && mesh->tw;
+    uint32_t has_normal = (uint32_t)has_normals(mesh), has_tangent = (uint32_t)has_tangents(mesh);
     uint32_t planes = 3 + 3 * has_normal + 4 * has_tangent;
     size_t jb = joint_bytes(mesh->joint_format), wb = weight_bytes(mesh->weight_format);
     VkDeviceSize jw = plane_words(n, jb), ww = plane_words(n, wb);
-    VkDeviceSize words = (VkDeviceSize)planes * n + k * (jw + ww);
-    if (words * 4 > lim->maxStorageBufferRange) return VK_ERROR_FEATURE_NOT_PRESENT;
+    VkDeviceSize words = stream_words(mesh);
     /* Morph targets: their own binding, after the streams at an aligned
-     * offset, within maxStorageBufferRange too. */
-    VkDeviceSize morph_words = vk_morph_words(mesh, has_normal, has_tangent,
-                                              lim->maxStorageBufferRange / 4);
-    if (morph_words == UINT64_MAX) return VK_ERROR_FEATURE_NOT_PRESENT;
+     * offset (within maxStorageBufferRange too: vk_gpu_mesh_limit). */
+    VkDeviceSize morph_words = morph_words_of(mesh, has_normal, has_tangent, lim->maxStorageBufferRange / 4);
     VkDeviceSize align = lim->minStorageBufferOffsetAlignment ? lim->minStorageBufferOffsetAlignment : 1;
     VkDeviceSize morph_at = (words * 4 + align - 1) / align * align;
 

@@ -23,7 +23,7 @@ struct skin_vk_stream {
     VkAccessFlags dst_access;
     vk_block host;   /* mapped: the vertex buffer, or the staging buffer */
     vk_block local;  /* staging mode: the device-local vertex buffer */
-    uint32_t vertex_formats; /* bit per skin_vk_packing the device can read */
+    uint32_t readable_formats; /* supported_formats */
     /* GPU path: one descriptor set per call from the region's pools, which
      * acquire resets (the region's fence has signalled), so a set bound in
      * a command buffer is never updated; created on first use. */
@@ -51,23 +51,36 @@ const char *skin_vk_memory_mode_name(skin_vk_memory_mode mode)
 
 static VkDeviceSize round_up(VkDeviceSize x, VkDeviceSize a) { return (x + a - 1) / a * a; }
 
-static uint32_t supported_packings(skin_vk_stream *s, VkPhysicalDevice pd)
+/* The formats skin_vk_vertex_layout_init's layouts use. */
+static const VkFormat vertex_formats[] = {VK_FORMAT_R32G32B32_SFLOAT, VK_FORMAT_R32G32B32A32_SFLOAT,
+                                          VK_FORMAT_A2B10G10R10_SNORM_PACK32, VK_FORMAT_R16G16B16A16_SNORM};
+enum { VERTEX_FORMATS = sizeof vertex_formats / sizeof vertex_formats[0] };
+
+/* Bit i: the device reads vertex_formats[i] from a vertex buffer. */
+static uint32_t supported_formats(skin_vk_stream *s, VkPhysicalDevice pd)
 {
-    static const VkFormat need[3][2] = {
-        {VK_FORMAT_R32G32B32_SFLOAT, VK_FORMAT_R32G32B32A32_SFLOAT},
-        {VK_FORMAT_R32G32B32_SFLOAT, VK_FORMAT_A2B10G10R10_SNORM_PACK32},
-        {VK_FORMAT_R32G32B32_SFLOAT, VK_FORMAT_R16G16B16A16_SNORM}};
     uint32_t bits = 0;
-    for (uint32_t p = 0; p < 3; ++p) {
-        int ok = 1;
-        for (int i = 0; i < 2; ++i) {
-            VkFormatProperties fp;
-            s->c.fn.GetPhysicalDeviceFormatProperties(pd, need[p][i], &fp);
-            ok &= (fp.bufferFeatures & VK_FORMAT_FEATURE_VERTEX_BUFFER_BIT) != 0;
-        }
-        if (ok) bits |= 1u << p;
+    for (uint32_t i = 0; i < VERTEX_FORMATS; ++i) {
+        VkFormatProperties fp;
+        s->c.fn.GetPhysicalDeviceFormatProperties(pd, vertex_formats[i], &fp);
+        if (fp.bufferFeatures & VK_FORMAT_FEATURE_VERTEX_BUFFER_BIT) bits |= 1u << i;
     }
     return bits;
+}
+
+static int format_readable(const skin_vk_stream *s, VkFormat f)
+{
+    for (uint32_t i = 0; i < VERTEX_FORMATS; ++i)
+        if (vertex_formats[i] == f) return s->readable_formats >> i & 1u;
+    return 0;
+}
+
+/* Whether the device reads every format the layout uses. */
+static int layout_readable(const skin_vk_stream *s, const skin_vk_vertex_layout *l)
+{
+    return format_readable(s, l->position_format) &&
+           (!(l->attributes & SKIN_VK_NORMAL) || format_readable(s, l->normal_format)) &&
+           (!(l->attributes & SKIN_VK_TANGENT) || format_readable(s, l->tangent_format));
 }
 
 VkResult skin_vk_stream_create(const skin_vk_stream_create_info *info, skin_vk_stream **out)
@@ -98,7 +111,7 @@ VkResult skin_vk_stream_create(const skin_vk_stream_create_info *info, skin_vk_s
                                            : VK_PIPELINE_STAGE_VERTEX_INPUT_BIT;
     s->dst_access = info->staging_dst_access ? info->staging_dst_access
                                              : VK_ACCESS_VERTEX_ATTRIBUTE_READ_BIT;
-    s->vertex_formats = supported_packings(s, info->physical_device);
+    s->readable_formats = supported_formats(s, info->physical_device);
     const VkPhysicalDeviceLimits *lim = &s->c.props.limits;
     VkDeviceSize a = 64;
     if (lim->nonCoherentAtomSize > a) a = lim->nonCoherentAtomSize;
@@ -220,7 +233,7 @@ VkResult skin_vk_frame_alloc(skin_vk_stream *s, const skin_vk_frame *frame, size
     if (skin_vk_vertex_layout_init(layout->attributes, layout->packing, &check) != SKIN_OK ||
         memcmp(&check, layout, sizeof check) != 0)
         return VK_ERROR_VALIDATION_FAILED_EXT;
-    if (!(s->vertex_formats >> layout->packing & 1u)) return VK_ERROR_FORMAT_NOT_SUPPORTED;
+    if (!layout_readable(s, layout)) return VK_ERROR_FORMAT_NOT_SUPPORTED;
     VkDeviceSize used = s->region[frame->region].used;
     VkDeviceSize room = s->region_size - used - s->region[frame->region].gpu_used;
     if (vertex_count > room / layout->stride) return VK_ERROR_OUT_OF_POOL_MEMORY;
@@ -329,16 +342,16 @@ VkResult vk_stream_alloc_gpu(skin_vk_stream *s, const skin_vk_frame *frame, size
     if (out_bytes > room || pal_bytes > room - out_bytes) return VK_ERROR_OUT_OF_POOL_MEMORY;
     VkDeviceSize end = frame->offset + s->region_size - s->region[ri].gpu_used;
     VkDeviceSize out_at = end - out_bytes, pal_at = out_at - pal_bytes;
-    VkResult r = call_set(s, ri, pal_at, all, out_at, exact, set);
-    if (r != VK_SUCCESS) return r;
+    /* The palette into the region's free end first: if its flush fails,
+     * nothing is taken (a descriptor set stays allocated from its pool). */
     memcpy((char *)s->host.mapped + pal_at, palette, (size_t)palette_bytes);
     if (extra_bytes)
         memcpy((char *)s->host.mapped + pal_at + palette_bytes, extra, (size_t)extra_bytes);
     if (morph_bytes)
         memcpy((char *)s->host.mapped + pal_at + palette_bytes + extra_bytes, morph,
                (size_t)morph_bytes);
-    /* Taken only when everything succeeded (the set stays in the pool). */
-    if ((r = vk_block_flush(&s->c, &s->host, pal_at, all, s->flushes)) != VK_SUCCESS) return r;
+    VkResult r = vk_block_flush(&s->c, &s->host, pal_at, all, s->flushes);
+    if (r != VK_SUCCESS || (r = call_set(s, ri, pal_at, all, out_at, exact, set)) != VK_SUCCESS) return r;
     s->region[ri].gpu_used += out_bytes + pal_bytes;
     memset(slot, 0, sizeof *slot);
     slot->buffer = draw_buffer(s);

@@ -114,11 +114,11 @@ VkResult vk_stream_alloc_gpu(skin_vk_stream *s, const skin_vk_frame *frame, size
  * pairs). */
 #define VK_GPU_PUSH_BYTES 76u
 #define VK_GPU_MORPH_LIST_BYTES (8u * SKIN_MAX_ACTIVE_MORPH_TARGETS)
-/* Words of a mesh's morph binding (headers, sparse index lists, delta
- * planes of the groups for attributes the mesh has), 0 without targets, or
- * UINT64_MAX when more than max_words.  The mesh must pass skin_mesh's
- * checks (targets present, delta groups complete). */
-VkDeviceSize vk_morph_words(const skin_mesh_desc *mesh, int has_normal, int has_tangent,
-                            VkDeviceSize max_words);
+/* Why the GPU path cannot take the mesh (which passes skin_mesh's checks)
+ * on a device with these limits, or NULL: workgroups, the shaders' 32-bit
+ * offsets, and maxStorageBufferRange for the streams (the planes the mesh
+ * has), the palette and the morph targets.  skin_vk_gpu_mesh_create returns
+ * VK_ERROR_FEATURE_NOT_PRESENT for it, skin_vk_choose_path reports it. */
+const char *vk_gpu_mesh_limit(const VkPhysicalDeviceLimits *lim, const skin_mesh_desc *mesh, uint32_t joint_count);
 
 #endif

@@ -3,7 +3,8 @@
  *
  * Bring your own device: every function works on the VkPhysicalDevice,
  * VkDevice and queue family you pass; nothing here creates an instance or a
- * device, submits work or touches a queue.
+ * device, and only skin_vk_choose_path's measurement submits work (to the
+ * queue you give it).
  *
  * The stream ring is one persistently mapped buffer split into region_count
  * regions (one per frame in flight).  Per frame:
@@ -12,8 +13,8 @@
  *   skin_vk_stream_acquire(ring, UINT64_MAX, &f);      // waits for the GPU if needed
  *   skin_vk_slot s;
  *   skin_vk_frame_alloc(ring, &f, mesh.vertex_count, &layout, &s);
- *   skin_mesh_parallel(&mesh, &palette, SKIN_LBS, &s.output, 0); // float layouts
- *   //   or skin_vk_skin(&s, &mesh, &palette, SKIN_LBS, 0, n) for any layout
+ *   skin_mesh_parallel(&mesh, &palette, SKIN_LBS, &s.output, 0); // any layout
+ *   //   or skin_vk_skin(&s, &mesh, &palette, SKIN_LBS, 0, n): range checked
  *   vkResetFences(dev, 1, &fence);                    // after acquire, see below
  *   skin_vk_stream_commit(ring, &f, cmd, fence);       // flush / record staging copy
  *   vkCmdBindVertexBuffers(cmd, 0, 1, &s.buffer, &s.offset); draw; submit(cmd, fence)
@@ -350,8 +351,9 @@ SKIN_VK_API void skin_vk_gpu_destroy(skin_vk_gpu *gpu);
  * arguments, VK_ERROR_FEATURE_NOT_PRESENT when the device's limits
  * (maxComputeWorkGroupCount[0] * 64 vertices, maxStorageBufferRange for the
  * streams, for the morph targets' bytes above, or for joint_count * 84
- * palette bytes, + 512 when the mesh has morph targets) are too small for
- * the mesh, or an allocation error.  Thread
+ * palette bytes, + 512 when the mesh has morph targets) or the shaders'
+ * (2^27 vertices: 32-bit offsets) are too small for the mesh, or an
+ * allocation error.  Thread
  * safety: any number of meshes may be created at once from one gpu (it is
  * only read).
  */
@@ -485,8 +487,10 @@ typedef struct skin_vk_path_report {
 /**
  * Decides between the CPU and the GPU skinning path for this device and
  * mesh.  Always reports the device and whether the GPU path can run
- * (workgroup count, storage-buffer ranges for streams, morph targets, output
- * and palette, push constants, descriptor sets, a compute queue family).  When frames > 0
+ * (skin_vk_gpu_mesh_create's limits: workgroup count, 2^27 vertices,
+ * storage-buffer ranges for the streams the mesh has, morph targets and
+ * palette; and the output's range, push constants, descriptor sets, a
+ * compute queue family).  When frames > 0
  * and the GPU path can run, measures both paths on `queue` (a ring of 2
  * regions, a GPU mesh and a command pool of its own, all freed before
  * return) and recommends the faster with its figures.  This submits work to

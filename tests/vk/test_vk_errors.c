@@ -286,6 +286,86 @@ done:
     rig_free(&r);
 }
 
+/* A device that cannot read A2B10G10R10_SNORM_PACK32 from vertex buffers
+ * (faked through get_instance_proc_addr). */
+static void VKAPI_PTR no_1010102(VkPhysicalDevice pd, VkFormat format, VkFormatProperties *p)
+{
+    vkGetPhysicalDeviceFormatProperties(pd, format, p);
+    if (format == VK_FORMAT_A2B10G10R10_SNORM_PACK32) p->bufferFeatures &= ~VK_FORMAT_FEATURE_VERTEX_BUFFER_BIT;
+}
+static PFN_vkVoidFunction VKAPI_PTR no_1010102_proc(VkInstance instance, const char *name)
+{
+    if (!strcmp(name, "vkGetPhysicalDeviceFormatProperties")) return (PFN_vkVoidFunction)no_1010102;
+    return vkGetInstanceProcAddr(instance, name);
+}
+
+/* skin_vk_frame_alloc refuses a layout whose formats the device cannot read,
+ * and only the formats the layout uses count. */
+static void unreadable_formats(vkh *h)
+{
+    skin_vk_stream_create_info ci = base_info(h, 4096, 0);
+    ci.get_instance_proc_addr = no_1010102_proc, ci.instance = h->vk.instance;
+    skin_vk_stream *s = NULL;
+    skin_vk_frame f;
+    if (skin_vk_stream_create(&ci, &s) != VK_SUCCESS || skin_vk_stream_acquire(s, UINT64_MAX, &f) != VK_SUCCESS) {
+        VKH_EXPECT(!"set-up");
+        skin_vk_stream_destroy(s);
+        return;
+    }
+    skin_vk_vertex_layout l;
+    skin_vk_slot slot;
+    skin_vk_vertex_layout_init(0, SKIN_VK_PACK_1010102, &l); /* positions only: floats */
+    VKH_EXPECT(skin_vk_frame_alloc(s, &f, 10, &l, &slot) == VK_SUCCESS);
+    skin_vk_vertex_layout_init(SKIN_VK_NORMAL, SKIN_VK_PACK_1010102, &l);
+    VKH_EXPECT(skin_vk_frame_alloc(s, &f, 10, &l, &slot) == VK_ERROR_FORMAT_NOT_SUPPORTED);
+    skin_vk_vertex_layout_init(SKIN_VK_NORMAL | SKIN_VK_TANGENT, SKIN_VK_PACK_SNORM16, &l);
+    VKH_EXPECT(skin_vk_frame_alloc(s, &f, 10, &l, &slot) == VK_SUCCESS);
+    VKH_EXPECT(skin_vk_stream_commit(s, &f, VK_NULL_HANDLE, VK_NULL_HANDLE) == VK_SUCCESS);
+    skin_vk_stream_destroy(s);
+}
+
+/* Meshes too large for the device: FEATURE_NOT_PRESENT from
+ * skin_vk_gpu_mesh_create (past the shaders' 2^27 vertices too), and
+ * skin_vk_choose_path counting only the streams a mesh has.  Nothing
+ * reads the streams (the checks come first), so a small rig's serve. */
+static void large_meshes(vkh *h)
+{
+    rig r;
+    rig_options o = {64, 4, 1, SKIN_JOINT_U8, SKIN_WEIGHT_F32, 0, 9};
+    skin_vk_gpu_create_info gi = {.physical_device = h->vk.phys, .device = h->vk.device};
+    skin_vk_gpu *gpu = NULL;
+    if (rig_random(&r, &o) || skin_vk_gpu_create(&gi, &gpu) != VK_SUCCESS) {
+        VKH_EXPECT(!"set-up");
+        rig_free(&r);
+        return;
+    }
+    skin_mesh_desc m = r.mesh;
+    m.nx = m.ny = m.nz = m.tx = m.ty = m.tz = m.tw = NULL;
+    skin_vk_gpu_mesh *gm = (skin_vk_gpu_mesh *)(uintptr_t)1;
+    m.vertex_count = (size_t)UINT32_MAX / 32 + 1;
+    VKH_EXPECT(skin_vk_gpu_mesh_create(gpu, &m, 4, &gm) == VK_ERROR_FEATURE_NOT_PRESENT && !gm);
+    /* Positions only, one u8 joint and f32 weight: 17 bytes of streams a
+     * vertex, within the device's maxStorageBufferRange; all ten planes,
+     * 45, would not be. */
+    VkPhysicalDeviceProperties props;
+    vkGetPhysicalDeviceProperties(h->vk.phys, &props);
+    const VkDeviceSize range = props.limits.maxStorageBufferRange;
+    VkDeviceSize n = range / 17;
+    if (n > 64 * (VkDeviceSize)props.limits.maxComputeWorkGroupCount[0])
+        n = 64 * (VkDeviceSize)props.limits.maxComputeWorkGroupCount[0];
+    if (n > UINT32_MAX / 32) n = UINT32_MAX / 32;
+    if (45 * n > range) {
+        m.vertex_count = (size_t)n;
+        skin_vk_path_query q = {.physical_device = h->vk.phys, .device = h->vk.device,
+                                .queue_family_index = h->vk.family, .mesh = &m, .palette = &r.palette,
+                                .method = SKIN_LBS};
+        skin_vk_path_report rep;
+        VKH_EXPECT(skin_vk_choose_path(&q, &rep) == VK_SUCCESS && rep.gpu_supported);
+    }
+    skin_vk_gpu_destroy(gpu);
+    rig_free(&r);
+}
+
 int main(void)
 {
     vkh h;
@@ -295,6 +375,8 @@ int main(void)
     out_of_memory(&h);
     ring_misuse(&h);
     gpu_misuse(&h);
+    unreadable_formats(&h);
+    large_meshes(&h);
     int messages = vkh_finish(&h);
     printf("test_vk_errors: %d failed check(s), %d validation message(s)\n", vkh_failures, messages);
     return vkh_failures || messages ? 1 : 0;

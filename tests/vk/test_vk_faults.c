@@ -10,7 +10,7 @@
  * must return VK_SUCCESS or VK_ERROR_OUT_OF_HOST_MEMORY /
  * VK_ERROR_OUT_OF_DEVICE_MEMORY, leave its object NULL when it fails, and
  * take nothing from the frame when a GPU call fails (the retry gets the
- * region's last slot).  After the destroy calls every host allocation made
+ * region's last slot, and the frame still takes 2048 calls).  After the destroy calls every host allocation made
  * through the callbacks is freed, and the validation layer's object
  * tracking reports any Vulkan object left when the device is destroyed. */
 #include "rig.h"
@@ -295,6 +295,53 @@ static int choose(vkh *h, rig *rg, long n)
     return !f.failed;
 }
 
+/* A GPU call that fails at its first or second fault point after the
+ * frame's first call (the palette's flush on a non-coherent ring, and its
+ * descriptor set) takes nothing from the frame's 2048 calls either. */
+static void calls_after_a_failed_call(vkh *h, rig *rg)
+{
+    for (long at = 0; at < 2; ++at) {
+        fault f = {.fail_at = -1};
+        skin_vk_stream_create_info ci = {.physical_device = h->vk.phys, .device = h->vk.device,
+                                         .queue_family_index = h->vk.family, .region_size = 1 << 22,
+                                         .flags = SKIN_VK_FORCE_NONCOHERENT,
+                                         .get_instance_proc_addr = faulty_instance_proc,
+                                         .instance = h->vk.instance};
+        skin_vk_gpu_create_info gi = {.physical_device = h->vk.phys, .device = h->vk.device};
+        skin_vk_stream *ring = NULL;
+        skin_vk_gpu *gpu = NULL;
+        skin_vk_gpu_mesh *gm = NULL;
+        skin_vk_frame fr;
+        VkCommandBuffer cmd;
+        VkFence fence;
+        current = &f;
+        if (vkh_once_begin(h, &cmd, &fence) != VK_SUCCESS || skin_vk_stream_create(&ci, &ring) != VK_SUCCESS ||
+            skin_vk_gpu_create(&gi, &gpu) != VK_SUCCESS ||
+            skin_vk_gpu_mesh_create(gpu, &rg->mesh, rg->palette.joint_count, &gm) != VK_SUCCESS ||
+            skin_vk_stream_acquire(ring, UINT64_MAX, &fr) != VK_SUCCESS) {
+            VKH_EXPECT(!"set-up");
+            current = NULL;
+            return;
+        }
+        skin_vk_gpu_call call = {SKIN_LBS, &rg->palette, 0, SKIN_VK_PACK_FLOAT, SKIN_LAYOUT_STRIDED, 0, 0, 1};
+        skin_vk_slot slot;
+        int calls = skin_vk_gpu_skin(gm, ring, &fr, cmd, &call, &slot) == VK_SUCCESS;
+        f.fail_at = f.calls + at;
+        VKH_EXPECT(skin_vk_gpu_skin(gm, ring, &fr, cmd, &call, &slot) == VK_ERROR_OUT_OF_HOST_MEMORY);
+        VkResult r;
+        while ((r = skin_vk_gpu_skin(gm, ring, &fr, cmd, &call, &slot)) == VK_SUCCESS) ++calls;
+        printf("fault point %ld of a GPU call failing: %d calls in the frame besides it, then %d\n", at, calls,
+               (int)r);
+        VKH_EXPECT(calls == 2048 && r == VK_ERROR_OUT_OF_POOL_MEMORY);
+        VKH_EXPECT(skin_vk_stream_commit(ring, &fr, cmd, VK_NULL_HANDLE) == VK_SUCCESS);
+        current = NULL;
+        VKH_EXPECT(vkh_once_submit(h, cmd, fence) == VK_SUCCESS);
+        skin_vk_gpu_mesh_destroy(gm);
+        skin_vk_gpu_destroy(gpu);
+        skin_vk_stream_destroy(ring);
+    }
+}
+
 int main(void)
 {
     vkh h;
@@ -315,6 +362,7 @@ int main(void)
         printf("%s: %ld fault points in a whole frame, each failed once\n", names[m], n);
         VKH_EXPECT(n > 0 && n < 1000);
     }
+    calls_after_a_failed_call(&h, &rg);
     long n = 0;
     while (n < 1000 && !choose(&h, &rg, n)) ++n;
     printf("skin_vk_choose_path: %ld fault points, each failed once\n", n);
