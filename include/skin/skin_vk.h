@@ -97,8 +97,8 @@ typedef enum skin_vk_memory_mode {
      *  integrated) or resizable BAR on desktop.  The GPU reads what the CPU
      *  wrote, no copy. */
     SKIN_VK_MEMORY_DEVICE_LOCAL = 1,
-    /** Mapped HOST_VISIBLE|HOST_COHERENT system memory (not cached): the GPU
-     *  reads it over the bus. */
+    /** Mapped HOST_VISIBLE|HOST_COHERENT system memory (not cached, where
+     *  the device offers that kind): the GPU reads it over the bus. */
     SKIN_VK_MEMORY_HOST_COHERENT = 2,
     /** Mapped memory handled as non-coherent: commit flushes the written
      *  range (rounded to nonCoherentAtomSize). */
@@ -154,7 +154,7 @@ typedef struct skin_vk_stream skin_vk_stream;
  * memory chosen in this order: DEVICE_LOCAL|HOST_VISIBLE when the ring needs
  * at most half of that heap (a 256 MiB BAR window is not exhausted);
  * HOST_VISIBLE|HOST_COHERENT system memory, not CACHED; any HOST_VISIBLE
- * system memory (with flushes); staging when forced or when none of these
+ * system memory (flushed when not coherent); staging when forced or when none of these
  * suits the buffer, is large enough or can allocate it (an allocation
  * failing with out-of-memory falls through to the next choice).
  * skin_vk_stream_mode() reports the choice.  Test hook: the environment
