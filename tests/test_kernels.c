@@ -373,14 +373,9 @@ static void normalize_extreme_lengths(void)
     if (rig_random(&r, &o)) exit(1);
     static const float im[12] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0}, idq[8] = {0, 0, 0, 1, 0, 0, 0, 0};
     for (uint32_t j = 0; j < 2; ++j) memcpy(r.matrices + 12 * j, im, sizeof im), memcpy(r.dual_quats + 8 * j, idq, sizeof idq);
-    for (size_t v = 0; v < N; ++v) {
-        const double len = lengths[(v / 2) % (sizeof lengths / sizeof lengths[0])];
-        for (int a = 0; a < 2; ++a) { /* the normal, then the tangent: unit directions of the rig, scaled */
-            float *s = r.streams[3 + 3 * a];
-            float *c[3] = {s, r.streams[4 + 3 * a], r.streams[5 + 3 * a]};
-            for (int e = 0; e < 3; ++e) c[e][v] = (float)(c[e][v] * len);
-        }
-    }
+    for (size_t v = 0; v < N; ++v) /* the rig's unit normals and tangents, scaled */
+        for (int e = 3; e < 9; ++e)
+            r.streams[e][v] = (float)(r.streams[e][v] * lengths[(v / 2) % (sizeof lengths / sizeof lengths[0])]);
     layout l = make_interleaved("interleaved pnt", 1, 1, 0);
     for (int m = 0; m < 2; ++m) {
         const skin_method method = m ? SKIN_DQS : SKIN_LBS;
