@@ -414,6 +414,10 @@ skin_status skin_matrix_invert(const float m[12], float out[12])
         for (int k = 0; k < 3; ++k) r[4 * i + k] = (float)(c[k][i] / det);
         r[4 * i + 3] = (float)(-(c[0][i] * m[3] + c[1][i] * m[7] + c[2][i] * m[11]) / det);
     }
+    /* a tiny determinant's inverse can leave float's range, and a NaN
+     * translation leaves det finite */
+    for (int i = 0; i < 12; ++i)
+        if (!isfinite(r[i])) return SKIN_ERROR_NON_FINITE;
     memcpy(out, r, sizeof r);
     return SKIN_OK;
 }

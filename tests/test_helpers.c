@@ -55,6 +55,13 @@ static void test_multiply_invert(void)
     memcpy(out, ab, sizeof out);
     CHECK_STATUS(skin_matrix_invert(singular, out), SKIN_ERROR_NON_FINITE);
     for (int i = 0; i < 12; ++i) CHECK_CLOSE_AT(out[i], ab[i], 0, "untouched on error %d", i);
+    /* finite determinants whose inverse is not finite in float: 1e-40 on
+     * the diagonal (its inverse overflows), a NaN translation */
+    const float tiny[12] = {1e-40f, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0};
+    const float nan_t[12] = {1, 0, 0, NAN, 0, 1, 0, 0, 0, 0, 1, 0};
+    CHECK_STATUS(skin_matrix_invert(tiny, out), SKIN_ERROR_NON_FINITE);
+    CHECK_STATUS(skin_matrix_invert(nan_t, out), SKIN_ERROR_NON_FINITE);
+    for (int i = 0; i < 12; ++i) CHECK_CLOSE_AT(out[i], ab[i], 0, "untouched on a non-finite inverse %d", i);
     CHECK_STATUS(skin_matrix_invert(NULL, out), SKIN_ERROR_NULL_ARGUMENT);
     CHECK_STATUS(skin_matrix_invert(b, NULL), SKIN_ERROR_NULL_ARGUMENT);
     check_error_report("skin_matrix_multiply / skin_matrix_invert");

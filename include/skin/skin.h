@@ -571,7 +571,9 @@ SKIN_API void skin_matrix_multiply(const float a[12], const float b[12], float o
 /**
  * Inverse of an affine 3x4 row-major matrix (computed in double precision);
  * out may alias m.  Errors: NULL_ARGUMENT; SKIN_ERROR_NON_FINITE when the
- * matrix is singular (determinant 0 or not finite), nothing written.
+ * matrix is singular (determinant 0 or not finite) or an element of its
+ * inverse is not a finite float (a determinant so small that the inverse
+ * overflows, a NaN or infinite translation), nothing written.
  */
 SKIN_API skin_status skin_matrix_invert(const float m[12], float out[12]);
 
