@@ -137,13 +137,18 @@ static skin_status prepare_morphs(const skin_mesh_desc *mesh, const float *weigh
         }
     }
     if (!weights) return SKIN_OK;
+    /* every weight is checked before the count: the status does not
+     * depend on where a non-finite weight sits */
+    int too_many = 0;
     for (uint32_t k = 0; k < mesh->morph_target_count; ++k) {
         if (!isfinite(weights[k])) return SKIN_ERROR_MORPH_WEIGHT;
         if (weights[k] == 0.0f) continue;
-        if (job->morph_count == SKIN_MAX_ACTIVE_MORPH_TARGETS) return SKIN_ERROR_INVALID_COUNT;
-        job->morph_index[job->morph_count++] = k;
+        if (job->morph_count == SKIN_MAX_ACTIVE_MORPH_TARGETS)
+            too_many = 1;
+        else
+            job->morph_index[job->morph_count++] = k;
     }
-    return SKIN_OK;
+    return too_many ? SKIN_ERROR_INVALID_COUNT : SKIN_OK;
 }
 
 skin_status skin_prepare_job(const skin_mesh_desc *mesh, const skin_palette *palette,

@@ -404,6 +404,10 @@ static void test_bad_input(rig *r, morphs *m)
     CHECK_STATUS(skin_mesh(&mesh, &pal, SKIN_LBS, &out, 0, N), SKIN_OK);
     many_w[0] = 0.01f;
     CHECK_STATUS(skin_mesh(&mesh, &pal, SKIN_LBS, &out, 0, N), SKIN_ERROR_INVALID_COUNT);
+    /* a non-finite weight after the 64th active one: its own status still */
+    many_w[MANY - 1] = NAN;
+    CHECK_STATUS(skin_mesh(&mesh, &pal, SKIN_LBS, &out, 0, N), SKIN_ERROR_MORPH_WEIGHT);
+    many_w[MANY - 1] = 0.0f;
 
     CHECK(strcmp(skin_status_string(SKIN_ERROR_MORPH_WEIGHT), "unknown status") != 0);
     CHECK(strcmp(skin_status_string(SKIN_ERROR_MORPH_INDEX_ORDER), "unknown status") != 0);

@@ -192,7 +192,8 @@ typedef struct skin_mesh_desc {
  *  - morph_weights (optional): the frame's morph target weights, one per
  *    target of the mesh (mesh->morph_target_count floats), any finite value
  *    (negative and above 1 included; NaN or infinite:
- *    SKIN_ERROR_MORPH_WEIGHT).  Targets whose weight is 0 cost nothing.
+ *    SKIN_ERROR_MORPH_WEIGHT, whatever the active count).  Targets whose
+ *    weight is 0 cost nothing.
  *    NULL: the mesh is skinned unmorphed.
  * Unused pointers may be NULL.
  */
