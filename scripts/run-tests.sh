@@ -77,7 +77,7 @@ if ! grep -qw avx512bw /proc/cpuinfo 2>/dev/null; then
   main_args="-E ^(kernels|assets)_avx512$"
   echo "=== main: no AVX-512 on this CPU: kernels_avx512/assets_avx512 run in portable-kernels"
 fi
-config main "$main_args" -DCMAKE_BUILD_TYPE=Release -DSKIN_WERROR=ON
+config main "$main_args" -DCMAKE_BUILD_TYPE=Release -DSKIN_WERROR=ON -DSKIN_CHECK_DIGESTS=ON
 
 # 2. Portable kernels: the 4/8/16-lane x86 kernels compiled without -m flags
 #    and with SIMDE_NO_NATIVE (SIMDe's plain C fallbacks, no native
