@@ -331,6 +331,7 @@ static void fuzz_matrix_math(fz_in *in)
     st = skin_matrix_invert(a, cb_ptr(o));
     if (st == SKIN_OK) {
         memcpy(inv, cb_ptr(o), sizeof inv);
+        for (int k = 0; k < 12; ++k) FZ_CHECK(isfinite(inv[k])); /* else NON_FINITE */
         memcpy(alias, a, sizeof a);
         FZ_CHECK(skin_matrix_invert(alias, alias) == SKIN_OK); /* out may alias m */
         FZ_CHECK(memcmp(alias, inv, sizeof inv) == 0);
