@@ -2,6 +2,7 @@
  * and load-time influence helpers. */
 #include "skin_internal.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -429,8 +430,11 @@ skin_status skin_normal_matrices(uint32_t count, const float *palette, float *ou
         double c[3][3];
         const double det = cofactors(palette + 12 * (size_t)j, c);
         /* inverse-transpose = cofactors / det; a singular matrix keeps its
-         * cofactors (the normal directions, unnormalised) */
-        const double inv = fabs(det) > 0.0 && isfinite(det) ? 1.0 / det : 1.0;
+         * cofactors (the normal directions, unnormalised), and so does one
+         * whose inverse would leave float's range */
+        double inv = fabs(det) > 0.0 && isfinite(det) ? 1.0 / det : 1.0;
+        for (int i = 0; i < 9; ++i)
+            if (fabs(c[i / 3][i % 3] * inv) > FLT_MAX && fabs(c[i / 3][i % 3]) <= FLT_MAX) inv = 1.0;
         for (int i = 0; i < 3; ++i)
             for (int k = 0; k < 3; ++k) out[9 * (size_t)j + 3 * i + k] = (float)(c[i][k] * inv);
     }

@@ -80,6 +80,12 @@ static void test_normal_matrices(void)
     const float flat[12] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0};
     CHECK_STATUS(skin_normal_matrices(1, flat, out), SKIN_OK);
     for (int i = 0; i < 9; ++i) CHECK_CLOSE_AT(out[i], i == 8 ? 1 : 0, 0, "singular cofactor %d", i);
+    /* diag(1e-40, 1, 1): a finite determinant whose inverse overflows float
+     * gives the cofactors diag(1, 1e-40, 1e-40), not infinities */
+    const float thin[12] = {1e-40f, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0};
+    CHECK_STATUS(skin_normal_matrices(1, thin, out), SKIN_OK);
+    for (int i = 0; i < 9; ++i)
+        CHECK_CLOSE_AT(out[i], i == 0 ? 1 : i % 4 == 0 ? 1e-40f : 0, 0, "overflowing inverse's cofactor %d", i);
     CHECK_STATUS(skin_normal_matrices(1, NULL, out), SKIN_ERROR_NULL_ARGUMENT);
     CHECK_STATUS(skin_normal_matrices(1, pal, NULL), SKIN_ERROR_NULL_ARGUMENT);
     check_error_report("skin_normal_matrices");

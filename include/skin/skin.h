@@ -581,8 +581,9 @@ SKIN_API skin_status skin_matrix_invert(const float m[12], float out[12]);
 /**
  * Normal matrices of count palette matrices (12 floats each): the
  * inverse-transpose of each 3x3 part, written as 9 floats row-major.  What
- * normals need under non-uniform scale.  A singular matrix gives its cofactor
- * matrix (normal directions kept, lengths not).  Errors: NULL_ARGUMENT.
+ * normals need under non-uniform scale.  A singular matrix, or one whose
+ * inverse-transpose leaves float's range (a determinant near 1e-40), gives its
+ * cofactor matrix (normal directions kept, lengths not).  Errors: NULL_ARGUMENT.
  */
 SKIN_API skin_status skin_normal_matrices(uint32_t count, const float *palette, float *out);
 
