@@ -1,8 +1,8 @@
 #!/bin/bash
 # Checks on a lent GPU machine (x86-64, no network, none of the project's
 # packages): the Vulkan tests and demos on its GPU, the CPU-vs-GPU bench, the
-# kernels' tests and the quick bench on its CPU, and output digests to compare
-# with this machine's. Never part of CI.
+# kernels' tests and the quick bench on its CPU, and the kernels' output
+# digests against tests/digests-x86.txt. Never part of CI.
 #
 #   scripts/gpu-machine.sh bundle [BUILD] [DIR]   here: pack BUILD's programs, the
 #       shared libraries they need (the Vulkan loader, glvnd for the NVIDIA
@@ -10,31 +10,14 @@
 #       (defaults: build, .dev; DIR must be ignored by git and carried)
 #   scripts/gpu-machine.sh run [DIR] [OUT]        there: unpack and run it all,
 #       writing log.txt, digests.txt, gpu.json, quick.json and demo PNGs to OUT
-#   scripts/gpu-machine.sh digests SKIN_KERNEL_RUN   here: the digests to diff
-#       against OUT/digests.txt (same ISA, same inputs: the outputs must match)
 set -u
+root=$(cd "$(dirname "$0")/.." && pwd)
 MODELS=/usr/share/assimp/models
 BINS="bench/skin-bench bench/skin-kernel-run bench/test_baseline examples/skin-demo tests/vk/test_vk_* tests/test_kernels
       tests/test_morph tests/test_assets tests/test_golden tests/test_split tests/test_threads tests/test_isa_race
       tests/test_properties"
 ASSETS="X/Testwuson.X X/BCN_Epileptic.X X/anim_test.x X/test.x FBX/animation_with_skeleton.fbx FBX/huesitos.fbx SMD/WusonSMD.smd
         glTF2/simple_skin glTF2/glTF-Sample-Models/AnimatedMorphCube-glTF"
-
-digests() { # one line per case: ISA, method, influences, rig, morph, format, input and output digests
-    for isa in scalar sse2 avx2 avx512; do
-        for m in lbs dqs; do
-            for k in 1 3 4 8; do for rig in random coherent; do
-                echo "$isa $m k$k $rig none f32 $(SKIN_ISA=$isa "$1" $m 10007 $k $rig 1 none f32 | grep -o 'in .*')"
-            done; done
-            for f in snorm16 1010102; do
-                echo "$isa $m k4 random none $f $(SKIN_ISA=$isa "$1" $m 10007 4 random 1 none $f | grep -o 'in .*')"
-            done
-            for mo in dense sparse; do
-                echo "$isa $m k4 random $mo f32 $(SKIN_ISA=$isa "$1" $m 10007 4 random 1 $mo f32 | grep -o 'in .*')"
-            done
-        done
-    done
-}
 
 bundle() {
     local build=${1:-build} dir=${2:-.dev} stage
@@ -69,7 +52,9 @@ run() {
           find /usr /etc -name 'nvidia_icd*.json' 2>/dev/null | head -1)
     [ -n "$icd" ] && export VK_DRIVER_FILES=$icd VK_ICD_FILENAMES=$icd
     lscpu | grep -E 'Model name|^CPU\(s\)|Thread|Socket'; nvidia-smi -L
-    step digests; digests $b/skin-kernel-run > "$out/digests.txt"
+    step "digests (against tests/digests-x86.txt)"
+    "$root/tests/check_digests.sh" check "$root/tests/digests-x86.txt" $b/skin-kernel-run
+    "$root/tests/check_digests.sh" print $b/skin-kernel-run > "$out/digests.txt"
     step "Vulkan tests (each prints one VALIDATION line: the canary that proves sync validation is on)"
     for t in $b/test_vk_*; do
         timeout 120 "$t" > /tmp/vk.log 2>&1
@@ -97,6 +82,5 @@ run() {
 case "${1:-}" in
 bundle) shift; bundle "$@" ;;
 run) shift; run "$@" ;;
-digests) digests "$2" ;;
 *) sed -n '2,15p' "$0"; exit 2 ;;
 esac
