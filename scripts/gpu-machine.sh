@@ -82,5 +82,5 @@ run() {
 case "${1:-}" in
 bundle) shift; bundle "$@" ;;
 run) shift; run "$@" ;;
-*) sed -n '2,15p' "$0"; exit 2 ;;
+*) sed -n '2,12p' "$0"; exit 2 ;;
 esac

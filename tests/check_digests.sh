@@ -22,7 +22,8 @@ run=("$@")
 # best ISA the CPU has otherwise).
 isas=()
 for isa in scalar sse2 avx2 avx512 neon; do
-  if SKIN_ISA=$isa "${run[@]}" lbs 16 1 random 1 | grep -q "^lbs $isa "; then isas+=("$isa"); fi
+  line=$(SKIN_ISA=$isa "${run[@]}" lbs 16 1 random 1 || true)
+  if [[ $line == "lbs $isa "* ]]; then isas+=("$isa"); fi
 done
 digests() {
   for isa in "${isas[@]}"; do
