@@ -53,8 +53,8 @@ run() {
     [ -n "$icd" ] && export VK_DRIVER_FILES=$icd VK_ICD_FILENAMES=$icd
     lscpu | grep -E 'Model name|^CPU\(s\)|Thread|Socket'; nvidia-smi -L
     step "digests (against tests/digests-x86.txt)"
-    "$root/tests/check_digests.sh" check "$root/tests/digests-x86.txt" $b/skin-kernel-run
     "$root/tests/check_digests.sh" print $b/skin-kernel-run > "$out/digests.txt"
+    diff "$root/tests/digests-x86.txt" "$out/digests.txt" && echo "digests: all equal"
     step "Vulkan tests (each prints one VALIDATION line: the canary that proves sync validation is on)"
     for t in $b/test_vk_*; do
         timeout 120 "$t" > /tmp/vk.log 2>&1
