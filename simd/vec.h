@@ -45,12 +45,17 @@ static inline vi v_min_i32(vi a, vi b) { return simde_mm512_min_epi32(a, b); }
 static inline void v_store_i32(int32_t *p, vi a) { simde_mm512_storeu_si512(p, a); }
 static inline vi v_set1_i32(int32_t x) { return simde_mm512_set1_epi32(x); }
 static inline vf v_from_u32(vi a) { return simde_mm512_cvtepu32_ps(a); }
-/* SIMDe 0.7 has no 512-bit cvtps_epi32: two 256-bit halves. */
+/* SIMDe 0.7 has no 512-bit cvtps_epi32: the native one, else two 256-bit
+ * halves (the same rounding, to nearest even). */
 static inline vi v_round_i32(vf a)
 {
+#if defined(SIMDE_X86_AVX512F_NATIVE)
+    return _mm512_cvtps_epi32(a);
+#else
     simde__m256i lo = simde_mm256_cvtps_epi32(simde_mm512_castps512_ps256(a));
     simde__m256i hi = simde_mm256_cvtps_epi32(simde_mm256_castpd_ps(simde_mm512_extractf64x4_pd(simde_mm512_castps_pd(a), 1)));
     return simde_mm512_inserti64x4(simde_mm512_castsi256_si512(lo), hi, 1);
+#endif
 }
 static inline vi v_add_i32(vi a, vi b) { return simde_mm512_add_epi32(a, b); }
 static inline vi v_and_i32(vi a, vi b) { return simde_mm512_and_si512(a, b); }
