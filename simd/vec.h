@@ -5,7 +5,10 @@
  *   SKIN_W == 8:  AVX2 + FMA
  *   SKIN_W == 16: AVX-512 F/VL/BW/DQ
  * SIMDe 0.7 lacks some AVX-512 operations (512-bit gather, stream, u8/u16
- * widening, cvtepi32_ps); they are composed here from operations it has. */
+ * widening, cvtepi32_ps, cvtps_epi32); they are composed here from
+ * operations it has.  Where the build is native, the widening and
+ * cvtps_epi32 come from the compiler's intrinsics instead (the portable
+ * build tests the composed forms). */
 #ifndef SKIN_SIMD_VEC_H
 #define SKIN_SIMD_VEC_H
 
@@ -113,6 +116,10 @@ static inline uint32_t v_lanes_named(const uint32_t *idx, uint32_t b, uint32_t *
     return (uint32_t)simde_mm_cvtsi128_si32(x) & 0xFFFFu; /* lanes past the block shifted beyond bit 15 or out */
 }
 #define v_slli_i32(a, n) simde_mm512_slli_epi32(a, n)
+#if defined(SIMDE_X86_AVX512F_NATIVE) /* one vpmovzx each */
+static inline vi v_load_u16(const uint16_t *p) { return _mm512_cvtepu16_epi32(_mm256_loadu_si256((const void *)p)); }
+static inline vi v_load_u8(const uint8_t *p) { return _mm512_cvtepu8_epi32(_mm_loadu_si128((const void *)p)); }
+#else
 /* Zero-extends 16 uint16 in the low half of x: element i moves to 16-bit
  * slot 2i, odd slots zeroed. */
 static inline vi v_widen_u16(simde__m256i x)
@@ -124,6 +131,7 @@ static inline vi v_widen_u16(simde__m256i x)
 }
 static inline vi v_load_u16(const uint16_t *p) { return v_widen_u16(simde_mm256_loadu_si256(p)); }
 static inline vi v_load_u8(const uint8_t *p) { return v_widen_u16(simde_mm256_cvtepu8_epi16(simde_mm_loadu_si128(p))); }
+#endif
 /* Four lanes' 4-float rows -> one vector whose 128-bit lane k holds row 4k+a. */
 static inline vf v_rows(const float *const *r, int a)
 {
