@@ -172,7 +172,7 @@ skin_status skin_prepare_job(const skin_mesh_desc *mesh, const skin_palette *pal
         return SKIN_ERROR_INVALID_FORMAT;
     for (uint32_t i = 0; i < mesh->influence_count; ++i)
         if (!mesh->joints[i] || !mesh->weights[i]) return SKIN_ERROR_NULL_ARGUMENT;
-    if (palette->joint_count == 0 || palette->joint_count > 65536u)
+    if (palette->joint_count == 0 || palette->joint_count > SKIN_MAX_JOINTS)
         return SKIN_ERROR_INVALID_COUNT;
     if (method == SKIN_LBS ? !palette->matrices : !palette->dual_quats)
         return SKIN_ERROR_MISSING_PALETTE;

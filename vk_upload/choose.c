@@ -172,6 +172,7 @@ VkResult skin_vk_choose_path(const skin_vk_path_query *q, skin_vk_path_report *r
     if (rep) memset(rep, 0, sizeof *rep);
     if (!q || !rep || !q->physical_device || !q->device || !q->mesh || !q->palette ||
         (q->get_instance_proc_addr && !q->instance) || (q->frames && !q->queue) ||
+        (uint64_t)q->warmup + q->frames > UINT32_MAX / 2 || /* 2 (warmup + frames) fits */
         (q->method != SKIN_LBS && q->method != SKIN_DQS))
         return VK_ERROR_VALIDATION_FAILED_EXT;
     bench b;

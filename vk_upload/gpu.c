@@ -217,6 +217,7 @@ static VkDeviceSize stream_words(const skin_mesh_desc *m)
 
 const char *vk_gpu_mesh_limit(const VkPhysicalDeviceLimits *lim, const skin_mesh_desc *m, uint32_t joint_count)
 {
+    if (m->vertex_count == 0) return "empty mesh"; /* skin_vk_gpu_mesh_create refuses it */
     /* (the shaders address the streams in 32-bit words: at most 32 a vertex) */
     if (m->vertex_count > UINT32_MAX / 32) return "more than 2^27 vertices (the shaders' 32-bit offsets)";
     if ((m->vertex_count + GROUP - 1) / GROUP > lim->maxComputeWorkGroupCount[0])
@@ -234,7 +235,7 @@ VkResult skin_vk_gpu_mesh_create(skin_vk_gpu *g, const skin_mesh_desc *mesh, uin
                                  skin_vk_gpu_mesh **out)
 {
     if (out) *out = NULL;
-    if (!g || !mesh || !out || joint_count == 0 || mesh->vertex_count == 0)
+    if (!g || !mesh || !out || joint_count == 0 || joint_count > SKIN_MAX_JOINTS || mesh->vertex_count == 0)
         return VK_ERROR_VALIDATION_FAILED_EXT;
     /* Reuse the core's descriptor checks: a zero-length skin with an identity
      * palette validates formats, influence count and required pointers. */

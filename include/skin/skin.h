@@ -93,6 +93,8 @@ SKIN_API const char *skin_status_string(skin_status status);
 
 /** Maximum number of influences (joint/weight slots) per vertex. */
 #define SKIN_MAX_INFLUENCES 8
+/** The most joints a palette may have. */
+#define SKIN_MAX_JOINTS 65536u
 
 typedef enum skin_joint_format {
     SKIN_JOINT_U8 = 1,  /**< uint8_t joint indices */
@@ -177,7 +179,7 @@ typedef struct skin_mesh_desc {
 } skin_mesh_desc;
 
 /**
- * The bone palette for one frame.  1 <= joint_count <= 65536 entries of:
+ * The bone palette for one frame.  1 <= joint_count <= SKIN_MAX_JOINTS entries of:
  *  - matrices: 12 floats per joint (3x4 row-major), the joint's model-space
  *    transform already multiplied by its inverse bind matrix.  Needed by LBS.
  *  - normal_matrices (optional, LBS): 9 floats per joint, row-major 3x3

@@ -229,6 +229,8 @@ typedef struct skin_vk_slot {
 
 /**
  * Sub-allocates a slot for vertex_count vertices from the acquired frame.
+ * A slot of 0 vertices is empty: its offset may be the buffer's end, so
+ * bind nothing for it.
  * Returns VK_SUCCESS; VK_ERROR_OUT_OF_POOL_MEMORY if the region has no room
  * left (nothing is allocated); VK_ERROR_FORMAT_NOT_SUPPORTED if the device
  * cannot read the layout's formats as vertex attributes;
@@ -347,8 +349,9 @@ SKIN_VK_API void skin_vk_gpu_destroy(skin_vk_gpu *gpu);
  *
  * Returns VK_SUCCESS,
  * VK_ERROR_VALIDATION_FAILED_EXT for a bad mesh (skin_mesh's checks: a
- * partly set delta group, morph_target_count without morph_targets, ...) or
- * arguments, VK_ERROR_FEATURE_NOT_PRESENT when the device's limits
+ * partly set delta group, morph_target_count without morph_targets, ...; or
+ * no vertices) or arguments (NULL pointers, joint_count 0 or above
+ * SKIN_MAX_JOINTS), VK_ERROR_FEATURE_NOT_PRESENT when the device's limits
  * (maxComputeWorkGroupCount[0] * 64 vertices, maxStorageBufferRange for the
  * streams, for the morph targets' bytes above, or for joint_count * 84
  * palette bytes, + 512 when the mesh has morph targets) or the shaders'
@@ -452,7 +455,8 @@ typedef struct skin_vk_path_query {
     skin_method method;
     uint32_t attributes;          /**< SKIN_VK_NORMAL / SKIN_VK_TANGENT (float output) */
     /** 0: only check whether the GPU path can run; else measure this many
-     *  frames of each path after `warmup` untimed ones. */
+     *  frames of each path after `warmup` untimed ones (warmup + frames at
+     *  most 2^31 - 1). */
     uint32_t frames, warmup;
     const VkAllocationCallbacks *allocator;            /**< may be NULL */
     PFN_vkGetInstanceProcAddr get_instance_proc_addr; /**< as for the ring */
@@ -487,7 +491,7 @@ typedef struct skin_vk_path_report {
 /**
  * Decides between the CPU and the GPU skinning path for this device and
  * mesh.  Always reports the device and whether the GPU path can run
- * (skin_vk_gpu_mesh_create's limits: workgroup count, 2^27 vertices,
+ * (skin_vk_gpu_mesh_create's limits: at least one vertex, workgroup count, 2^27 vertices,
  * storage-buffer ranges for the streams the mesh has, morph targets and
  * palette; and the output's range, push constants, descriptor sets, a
  * compute queue family).  When frames > 0
@@ -497,8 +501,8 @@ typedef struct skin_vk_path_report {
  * queue and waits for it.
  * Returns VK_SUCCESS (also when the GPU path cannot run: see the report),
  * VK_ERROR_VALIDATION_FAILED_EXT for bad arguments (NULL pointers, frames >
- * 0 without a queue, an unknown method, a mesh or palette skin_mesh
- * refuses), or the failing Vulkan call's error.
+ * 0 without a queue, warmup + frames above 2^31 - 1, an unknown method, a
+ * mesh or palette skin_mesh refuses), or the failing Vulkan call's error.
  * Thread safety: externally synchronised on queue; uses no other shared
  * state.
  */

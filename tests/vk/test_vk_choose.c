@@ -42,6 +42,17 @@ int main(void)
     VKH_EXPECT(!rep.gpu_supported && rep.gpu_reason && rep.recommended == SKIN_VK_PATH_CPU);
     printf("%zu vertices: GPU path %s (%s)\n", huge.vertex_count,
            rep.gpu_supported ? "supported" : "not supported", rep.gpu_reason ? rep.gpu_reason : "");
+    /* No vertices (skin_mesh accepts the mesh, the GPU path refuses it): not
+     * supported, and nothing measured either. */
+    skin_mesh_desc empty = r.mesh;
+    empty.vertex_count = 0;
+    q.mesh = &empty;
+    for (uint32_t frames = 0; frames < 2; ++frames) {
+        q.frames = frames;
+        VKH_EXPECT(skin_vk_choose_path(&q, &rep) == VK_SUCCESS);
+        VKH_EXPECT(!rep.gpu_supported && rep.gpu_reason && !rep.measured && rep.recommended == SKIN_VK_PATH_CPU);
+    }
+    q.frames = 0;
     q.mesh = &r.mesh;
 
     /* Measured, both methods. */
@@ -67,6 +78,13 @@ int main(void)
     skin_vk_path_query bad = q;
     bad.queue = VK_NULL_HANDLE; /* frames > 0 needs a queue */
     VKH_EXPECT(skin_vk_choose_path(&bad, &rep) == VK_ERROR_VALIDATION_FAILED_EXT);
+    bad = q; /* 2 (warmup + frames) past 32 bits: refused before any frame */
+    bad.warmup = UINT32_MAX - 1;
+    bad.frames = 3;
+    VKH_EXPECT(skin_vk_choose_path(&bad, &rep) == VK_ERROR_VALIDATION_FAILED_EXT && !rep.measured);
+    bad.warmup = UINT32_MAX / 2 - 3; /* the largest accepted sum (check-only: never run) */
+    bad.frames = 0;
+    VKH_EXPECT(skin_vk_choose_path(&bad, &rep) == VK_SUCCESS);
     bad = q;
     bad.method = (skin_method)7;
     VKH_EXPECT(skin_vk_choose_path(&bad, &rep) == VK_ERROR_VALIDATION_FAILED_EXT);

@@ -283,6 +283,13 @@ int main(void)
         ++failed;
     if (skin_vk_gpu_mesh_create(gpu, &r.mesh, 0, &gm) != VK_ERROR_VALIDATION_FAILED_EXT || gm)
         ++failed;
+    /* palettes skin_mesh refuses (no call could use the mesh), no vertices */
+    if (skin_vk_gpu_mesh_create(gpu, &r.mesh, SKIN_MAX_JOINTS + 1, &gm) != VK_ERROR_VALIDATION_FAILED_EXT || gm)
+        ++failed;
+    skin_mesh_desc empty = r.mesh;
+    empty.vertex_count = 0;
+    if (skin_vk_gpu_mesh_create(gpu, &empty, 90, &gm) != VK_ERROR_VALIDATION_FAILED_EXT || gm)
+        ++failed;
     skin_vk_gpu_destroy(gpu);
     skin_vk_gpu_destroy(NULL);
     skin_vk_gpu_mesh_destroy(NULL);
