@@ -235,7 +235,8 @@ VkResult skin_vk_gpu_mesh_create(skin_vk_gpu *g, const skin_mesh_desc *mesh, uin
                                  skin_vk_gpu_mesh **out)
 {
     if (out) *out = NULL;
-    if (!g || !mesh || !out || joint_count == 0 || joint_count > SKIN_MAX_JOINTS || mesh->vertex_count == 0)
+    if (!g || !mesh || !out || joint_count == 0 || joint_count > SKIN_MAX_JOINTS ||
+        mesh->vertex_count == 0)
         return VK_ERROR_VALIDATION_FAILED_EXT;
     /* Reuse the core's descriptor checks: a zero-length skin with an identity
      * palette validates formats, influence count and required pointers. */

@@ -491,10 +491,10 @@ typedef struct skin_vk_path_report {
 /**
  * Decides between the CPU and the GPU skinning path for this device and
  * mesh.  Always reports the device and whether the GPU path can run
- * (skin_vk_gpu_mesh_create's limits: at least one vertex, workgroup count, 2^27 vertices,
- * storage-buffer ranges for the streams the mesh has, morph targets and
- * palette; and the output's range, push constants, descriptor sets, a
- * compute queue family).  When frames > 0
+ * (skin_vk_gpu_mesh_create's limits: at least one vertex, workgroup
+ * count, 2^27 vertices, storage-buffer ranges for the streams the mesh
+ * has, morph targets and palette; and the output's range, push constants,
+ * descriptor sets, a compute queue family).  When frames > 0
  * and the GPU path can run, measures both paths on `queue` (a ring of 2
  * regions, a GPU mesh and a command pool of its own, all freed before
  * return) and recommends the faster with its figures.  This submits work to

@@ -284,7 +284,8 @@ int main(void)
     if (skin_vk_gpu_mesh_create(gpu, &r.mesh, 0, &gm) != VK_ERROR_VALIDATION_FAILED_EXT || gm)
         ++failed;
     /* palettes skin_mesh refuses (no call could use the mesh), no vertices */
-    if (skin_vk_gpu_mesh_create(gpu, &r.mesh, SKIN_MAX_JOINTS + 1, &gm) != VK_ERROR_VALIDATION_FAILED_EXT || gm)
+    if (skin_vk_gpu_mesh_create(gpu, &r.mesh, SKIN_MAX_JOINTS + 1, &gm) != VK_ERROR_VALIDATION_FAILED_EXT ||
+        gm)
         ++failed;
     skin_mesh_desc empty = r.mesh;
     empty.vertex_count = 0;
