@@ -516,15 +516,26 @@ skin_asset_status skin_asset_load(const char *path, const skin_asset_options *op
     if (!path || !out) return SKIN_ASSET_ERROR_NULL_ARGUMENT;
     skin_asset_options opt = {SKIN_ASSET_OFFSET_AUTO, 0};
     if (options) opt = *options;
-    if ((unsigned)opt.offset_space > SKIN_ASSET_OFFSET_MESH_NODE || opt.max_joints > 65536)
+    if ((unsigned)opt.offset_space > SKIN_ASSET_OFFSET_MESH_NODE || opt.max_joints > SKIN_MAX_JOINTS)
         return SKIN_ASSET_ERROR_INVALID_ARGUMENT;
-    if (opt.max_joints == 0) opt.max_joints = 65536;
-    const struct aiScene *scene = aiImportFile(path, aiProcess_Triangulate | aiProcess_JoinIdenticalVertices |
-                                                         aiProcess_CalcTangentSpace);
+    if (opt.max_joints == 0) opt.max_joints = SKIN_MAX_JOINTS;
+    /* The scene validated before the other steps: on some malformed files
+     * they stop the process by an assertion (assimp 5.2's triangulation on
+     * its own invalid/OutOfMemory.off), where validation refuses the file. */
+    const struct aiScene *scene =
+        aiImportFile(path, aiProcess_ValidateDataStructure | aiProcess_Triangulate | aiProcess_JoinIdenticalVertices |
+                               aiProcess_CalcTangentSpace);
     if (!scene || !scene->mRootNode) {
         snprintf(last_error, sizeof last_error, "%s: %s", path, aiGetErrorString());
         if (scene) aiReleaseImport(scene);
-        return SKIN_ASSET_ERROR_FILE;
+        /* Validation also refuses a scene without meshes, which a plain
+         * import (no steps to stop in) tells apart from a broken file. */
+        const struct aiScene *plain = aiImportFile(path, 0);
+        const int meshless = plain && plain->mRootNode && plain->mNumMeshes == 0;
+        if (plain) aiReleaseImport(plain);
+        if (!meshless) return SKIN_ASSET_ERROR_FILE;
+        snprintf(last_error, sizeof last_error, "%s: no mesh has bones or morph targets", path);
+        return SKIN_ASSET_ERROR_NO_SKINNED_MESH;
     }
     return asset_from_scene(scene, 1, path, opt, out);
 }

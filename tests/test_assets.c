@@ -286,6 +286,23 @@ static void test_bad_input(const char *dir)
     CHECK(a == NULL && strlen(skin_asset_error()) > 0);
     snprintf(path, sizeof path, "%s/X/test.x", dir);
     CHECK_INT(skin_asset_load(path, NULL, &a), SKIN_ASSET_ERROR_NO_SKINNED_MESH);
+    /* A scene without meshes (which assimp's validation refuses too), and a
+     * truncated OFF file (3000 vertices and 6 faces declared, 2 and 1
+     * there), whose triangulation stops the process by an assertion unless
+     * the scene is validated first (assimp's invalid/OutOfMemory.off does
+     * the same, but allocates gigabytes first). */
+    snprintf(path, sizeof path, "%s/M3D/cube_normals.m3d", dir);
+    CHECK_INT(skin_asset_load(path, NULL, &a), SKIN_ASSET_ERROR_NO_SKINNED_MESH);
+    const char *truncated = "test_assets_truncated.off";
+    FILE *off = fopen(truncated, "w");
+    CHECK(off != NULL);
+    if (off) {
+        fputs("OFF\n3000 6 0\n-0.5 -0.5 0.5\n0.5 -0.5 0.5\n4 0 1 3 2\n", off);
+        fclose(off);
+        CHECK_INT(skin_asset_load(truncated, NULL, &a), SKIN_ASSET_ERROR_FILE);
+        CHECK(a == NULL && strstr(skin_asset_error(), truncated) != NULL);
+        remove(truncated);
+    }
     snprintf(path, sizeof path, "%s/X/Testwuson.X", dir);
     skin_asset_options opt = {SKIN_ASSET_OFFSET_AUTO, 36}; /* Testwuson has 37 bones */
     CHECK_INT(skin_asset_load(path, &opt, &a), SKIN_ASSET_ERROR_TOO_MANY_JOINTS);

@@ -44,7 +44,8 @@ extern "C" {
 typedef enum skin_asset_status {
     SKIN_ASSET_OK = 0,
     SKIN_ASSET_ERROR_NULL_ARGUMENT = -1,  /**< a required pointer is NULL */
-    SKIN_ASSET_ERROR_FILE = -2,           /**< missing or unreadable file (see skin_asset_error) */
+    SKIN_ASSET_ERROR_FILE = -2,           /**< missing, unreadable or malformed file (assimp's import
+                                               or its validation failed; see skin_asset_error) */
     SKIN_ASSET_ERROR_NO_SKINNED_MESH = -3,/**< the file has no mesh with bones or morph targets */
     SKIN_ASSET_ERROR_UNKNOWN_ANIMATION = -4, /**< no animation of that name or index */
     SKIN_ASSET_ERROR_TOO_MANY_JOINTS = -5,/**< a mesh has more bones than the limit */
