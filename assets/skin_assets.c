@@ -529,13 +529,12 @@ skin_asset_status skin_asset_load(const char *path, const skin_asset_options *op
         snprintf(last_error, sizeof last_error, "%s: %s", path, aiGetErrorString());
         if (scene) aiReleaseImport(scene);
         /* Validation also refuses a scene without meshes, which a plain
-         * import (no steps to stop in) tells apart from a broken file. */
+         * import (no steps to stop in) tells apart from a broken file:
+         * asset_from_scene reports it as it reports any unskinned scene. */
         const struct aiScene *plain = aiImportFile(path, 0);
-        const int meshless = plain && plain->mRootNode && plain->mNumMeshes == 0;
+        if (plain && plain->mRootNode && plain->mNumMeshes == 0) return asset_from_scene(plain, 1, path, opt, out);
         if (plain) aiReleaseImport(plain);
-        if (!meshless) return SKIN_ASSET_ERROR_FILE;
-        snprintf(last_error, sizeof last_error, "%s: no mesh has bones or morph targets", path);
-        return SKIN_ASSET_ERROR_NO_SKINNED_MESH;
+        return SKIN_ASSET_ERROR_FILE;
     }
     return asset_from_scene(scene, 1, path, opt, out);
 }

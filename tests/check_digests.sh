@@ -25,18 +25,16 @@ for isa in scalar sse2 avx2 avx512 neon; do
   line=$(SKIN_ISA=$isa "${run[@]}" lbs 16 1 random 1 || true)
   if [[ $line == "lbs $isa "* ]]; then isas+=("$isa"); fi
 done
+# one case ISA METHOD K RIG MORPH FORMAT: its line
+one() {
+  echo "$1 $2 k$3 $4 $5 $6 $(SKIN_ISA=$1 "${run[@]}" "$2" 10007 "$3" "$4" 1 "$5" "$6" | grep -o 'in .*')"
+}
 digests() {
   for isa in "${isas[@]}"; do
     for m in lbs dqs; do
-      for k in 1 3 4 8; do for rig in random coherent; do
-        echo "$isa $m k$k $rig none f32 $(SKIN_ISA=$isa "${run[@]}" $m 10007 $k $rig 1 none f32 | grep -o 'in .*')"
-      done; done
-      for f in snorm16 1010102; do
-        echo "$isa $m k4 random none $f $(SKIN_ISA=$isa "${run[@]}" $m 10007 4 random 1 none $f | grep -o 'in .*')"
-      done
-      for mo in dense sparse; do
-        echo "$isa $m k4 random $mo f32 $(SKIN_ISA=$isa "${run[@]}" $m 10007 4 random 1 $mo f32 | grep -o 'in .*')"
-      done
+      for k in 1 3 4 8; do for rig in random coherent; do one "$isa" $m $k $rig none f32; done; done
+      for f in snorm16 1010102; do one "$isa" $m 4 random none $f; done
+      for mo in dense sparse; do one "$isa" $m 4 random $mo f32; done
     done
   done
 }
