@@ -15,10 +15,11 @@
  * allocates them (default: calloc'd, so from about 32k vertices on each 16
  * bytes past a page), aliased (all 18 input streams in one block at the same
  * address modulo 4 KiB) or apart (the same block, stream i moved 64 i
- * bytes further).  output: inter (default), or planar f32 streams (skin
- * only) in one block, each at the same address modulo 4 KiB (soa-aliased,
- * as separate large allocations are) or stream i 64 i bytes further
- * (soa-apart).
+ * bytes further).  output: inter (default), inter-stream (the same, page
+ * aligned, with SKIN_OUTPUT_STREAMING; skin only), or planar f32 streams
+ * (skin only) in one block, each at the same address modulo 4 KiB
+ * (soa-aliased, as separate large allocations are) or stream i 64 i bytes
+ * further (soa-apart).
  * The ISA is skin's choice or SKIN_ISA; the baseline is the build of that
  * ISA's tier.  Under callgrind use reps 1: the kernel's share of the
  * instruction count is in the functions named blocks_*, stage* and
@@ -69,7 +70,7 @@ int main(int argc, char **argv)
     const char *format = argc > 7 ? argv[7] : "f32";
     const char *streams = argc > 8 ? argv[8] : "rig";
     const char *output = argc > 9 ? argv[9] : "inter";
-    const int soa = !strncmp(output, "soa-", 4);
+    const int soa = !strncmp(output, "soa-", 4), stream = !strcmp(output, "inter-stream");
     const skin_vector_format vf = !strcmp(format, "snorm16")   ? SKIN_VECTOR_SNORM16
                                   : !strcmp(format, "1010102") ? SKIN_VECTOR_1010102
                                                                : SKIN_VECTOR_F32;
@@ -79,11 +80,11 @@ int main(int argc, char **argv)
         (strcmp(morph, "none") && strcmp(morph, "dense") && strcmp(morph, "sparse")) ||
         (vf == SKIN_VECTOR_F32 && strcmp(format, "f32")) || (base && vf != SKIN_VECTOR_F32) ||
         (strcmp(streams, "rig") && strcmp(streams, "aliased") && strcmp(streams, "apart")) ||
-        (strcmp(output, "inter") && strcmp(output, "soa-aliased") && strcmp(output, "soa-apart")) ||
-        (soa && (base || vf != SKIN_VECTOR_F32))) {
+        (strcmp(output, "inter") && !stream && strcmp(output, "soa-aliased") && strcmp(output, "soa-apart")) ||
+        (soa && (base || vf != SKIN_VECTOR_F32)) || (stream && base)) {
         fprintf(stderr, "usage: skin-kernel-run [lbs|dqs|baseline] [vertices] [influences 1-8] "
                         "[random|coherent|grouped] [reps] [none|dense|sparse] [f32|snorm16|1010102] "
-                        "[rig|aliased|apart] [inter|soa-aliased|soa-apart]\n");
+                        "[rig|aliased|apart] [inter|inter-stream|soa-aliased|soa-apart]\n");
         return 2;
     }
     rig r;
@@ -113,7 +114,9 @@ int main(int argc, char **argv)
     }
     /* 40 bytes per vertex; planar: 10 streams of whole pages, + 64 i bytes if apart */
     const size_t ostep = !strcmp(output, "soa-apart") ? 64 : 0;
-    float *out = soa ? aligned_alloc(4096, 10 * (span + ostep)) : malloc(n * 40);
+    float *out = soa      ? aligned_alloc(4096, 10 * (span + ostep))
+                 : stream ? aligned_alloc(4096, (n * 40 + 4095) / 4096 * 4096)
+                          : malloc(n * 40);
     baseline_palette bp;
     const baseline_fn run_baseline = baseline_for(skin_get_isa());
     if (!out || baseline_palette_init(&bp, r.matrices, 64) != 0 || (base && !run_baseline))
@@ -123,7 +126,8 @@ int main(int argc, char **argv)
                       .normal = (float *)((char *)out + 12), .normal_stride = stride,
                       .tangent = (float *)((char *)out + 12 + (vf == SKIN_VECTOR_F32 ? 12 : vbytes)),
                       .tangent_stride = stride,
-                      .vector_format = vf};
+                      .vector_format = vf,
+                      .flags = stream ? SKIN_OUTPUT_STREAMING : 0};
     if (soa) {
         so = (skin_output){.layout = SKIN_LAYOUT_SOA};
         for (int e = 0; e < 10; ++e) so.soa[e] = (float *)((char *)out + e * (span + ostep));
