@@ -27,9 +27,13 @@ static inline vf v_loadu(const float *p) { return simde_mm512_loadu_ps(p); }
 static inline void v_storeu(float *p, vf a) { simde_mm512_storeu_ps(p, a); }
 static inline void v_stream(float *p, vf a) /* p 64-byte aligned */
 {
+#if defined(SIMDE_X86_AVX512F_NATIVE) /* SIMDe 0.7 has no 512-bit stream */
+    _mm512_stream_ps(p, a);
+#else
     simde_mm256_stream_ps(p, simde_mm512_castps512_ps256(a));
     simde_mm256_stream_ps(p + 8, simde_mm256_castpd_ps(
         simde_mm512_extractf64x4_pd(simde_mm512_castps_pd(a), 1)));
+#endif
 }
 static inline vf v_add(vf a, vf b) { return simde_mm512_add_ps(a, b); }
 static inline vf v_sub(vf a, vf b) { return simde_mm512_sub_ps(a, b); }
