@@ -76,7 +76,9 @@ skin_status skin_mesh_parallel(const skin_mesh_desc *mesh, const skin_palette *p
             }
         }
     }
-    if (job.bounds)
+    if (job.bounds) {
+        skin_bounds_finish(bounds);
         for (int k = 0; k < 6; ++k) job.bounds[k] = bounds[k];
+    }
     return SKIN_OK;
 }

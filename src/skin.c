@@ -89,6 +89,7 @@ static skin_status prepare_output(const skin_mesh_desc *mesh, const skin_output 
     job->tangents = want_t != NULL;
     if (job->normals && !mesh->nx) return SKIN_ERROR_MISSING_ATTRIBUTE;
     if (job->tangents && !mesh->tx) return SKIN_ERROR_MISSING_ATTRIBUTE;
+    if (misaligned(out->bounds)) return SKIN_ERROR_INVALID_STRIDE;
     if (job->normals && (!mesh->ny || !mesh->nz)) return SKIN_ERROR_NULL_ARGUMENT;
     if (job->tangents && (!mesh->ty || !mesh->tz || !mesh->tw)) return SKIN_ERROR_NULL_ARGUMENT;
 
@@ -205,5 +206,6 @@ skin_status skin_mesh(const skin_mesh_desc *mesh, const skin_palette *palette, s
         }
     }
     if (count) skin_current_kernel(method)(&job);
+    if (job.bounds) skin_bounds_finish(job.bounds);
     return SKIN_OK;
 }

@@ -61,6 +61,16 @@ skin_status skin_prepare_job(const skin_mesh_desc *mesh, const skin_palette *pal
                              skin_method method, const skin_output *out,
                              size_t first, size_t count, skin_job *job);
 
+/* A finished call's bounds with -0 reported as +0: a range's smallest
+ * and largest coordinates are unique but for the sign of a zero, which the
+ * kernels take from whichever zero they meet first, and the parallel
+ * driver's chunks finish in any order. */
+static inline void skin_bounds_finish(float bounds[6])
+{
+    for (int k = 0; k < 6; ++k)
+        if (bounds[k] == 0.0f) bounds[k] = 0.0f;
+}
+
 /* Influence slot i of vertex v, as stored and as used by the kernels. */
 static inline uint32_t skin_joint_at(const skin_mesh_desc *m, uint32_t i, size_t v)
 {

@@ -21,7 +21,7 @@ static float mats[JOINTS * 12], dqs[JOINTS * 8];
  * plus 10 planar streams with SLACK floats either side. */
 static float inter[(N + 2 * SLACK) * 10];
 static float planes[10][N + 2 * SLACK];
-static float bounds[6];
+static float bounds[7]; /* a float spare: the misaligned bounds case starts 1 byte in */
 
 static void setup(void)
 {
@@ -220,6 +220,10 @@ static void bad_arguments(void)
     BAD("tangent misaligned", &gm, &gp, SKIN_DQS, &o, SKIN_ERROR_INVALID_STRIDE);
     o = sa, o.soa[4] = (float *)(void *)((uintptr_t)sa.soa[4] + 2);
     BAD("soa[4] misaligned", &gm, &gp, SKIN_LBS, &o, SKIN_ERROR_INVALID_STRIDE);
+    o = so, o.bounds = (float *)(void *)((uintptr_t)bounds + 1);
+    BAD("bounds misaligned", &gm, &gp, SKIN_LBS, &o, SKIN_ERROR_INVALID_STRIDE);
+    o = sa, o.bounds = (float *)(void *)((uintptr_t)bounds + 2);
+    BAD("bounds misaligned, SoA", &gm, &gp, SKIN_DQS, &o, SKIN_ERROR_INVALID_STRIDE);
 
     /* influences and formats */
     m = gm, m.influence_count = 0;

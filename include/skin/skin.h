@@ -283,9 +283,12 @@ typedef enum skin_vector_format {
  * 12/12/16 for floats, fewer for packed vectors, never the bytes between
  * elements).
  *
- * bounds (optional): if not NULL, receives the axis-aligned box of the
- * skinned positions of the range as min x y z, max x y z.  For an empty range
- * it receives min = +inf, max = -inf.
+ * bounds (optional): if not NULL (4-byte aligned, like every output
+ * pointer), receives the axis-aligned box of the skinned positions of the
+ * range as min x y z, max x y z; a zero bound is +0, whatever the sign of
+ * the zeros it came from, so the box does not depend on how the range is
+ * split.  NaN coordinates are left out.  For an empty range it receives
+ * min = +inf, max = -inf.
  */
 typedef struct skin_output {
     skin_layout layout;     /**< unknown values: SKIN_ERROR_INVALID_FORMAT */
