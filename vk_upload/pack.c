@@ -81,9 +81,9 @@ skin_status skin_vk_skin(const skin_vk_slot *slot, const skin_mesh_desc *mesh,
      * records, would run into the next slot). */
     const skin_vk_vertex_layout *l = &slot->layout;
     skin_vk_vertex_layout check;
-    skin_status st = skin_vk_vertex_layout_init(l->attributes, l->packing, &check);
-    if (st != SKIN_OK) return st;
-    if (memcmp(&check, l, sizeof check) != 0) return SKIN_ERROR_INVALID_STRIDE;
+    if (skin_vk_vertex_layout_init(l->attributes, l->packing, &check) != SKIN_OK ||
+        memcmp(&check, l, sizeof check) != 0)
+        return SKIN_ERROR_INVALID_STRIDE;
     skin_output o;
     vk_slot_output(slot->mapped, l, &o);
     const skin_output *a = &slot->output;

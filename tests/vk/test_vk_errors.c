@@ -122,6 +122,22 @@ static void ring_misuse(vkh *h)
         VKH_EXPECT(skin_vk_skin(&slot, &r.mesh, &r.palette, SKIN_LBS, 5, 6) ==
                SKIN_ERROR_INVALID_RANGE);
         VKH_EXPECT(skin_vk_skin(NULL, &r.mesh, &r.palette, SKIN_LBS, 0, 1) == SKIN_ERROR_NULL_ARGUMENT);
+        VKH_EXPECT(skin_vk_skin(&slot, NULL, &r.palette, SKIN_LBS, 0, 1) == SKIN_ERROR_NULL_ARGUMENT);
+        VKH_EXPECT(skin_vk_skin(&slot, &r.mesh, &r.palette, SKIN_LBS, 11, 0) == SKIN_ERROR_INVALID_RANGE);
+        skin_mesh_desc longer = r.mesh; /* not the slot's vertex count */
+        longer.vertex_count = 9;
+        VKH_EXPECT(skin_vk_skin(&slot, &longer, &r.palette, SKIN_LBS, 0, 1) == SKIN_ERROR_INVALID_RANGE);
+        skin_vk_slot tampered = slot;
+        tampered.mapped = NULL;
+        VKH_EXPECT(skin_vk_skin(&tampered, &r.mesh, &r.palette, SKIN_LBS, 0, 1) == SKIN_ERROR_NULL_ARGUMENT);
+        /* a layout no slot can have (unknown packing or attribute bits), or
+         * the output switched to planar: changed after allocation */
+        tampered = slot, tampered.layout.packing = (skin_vk_packing)7;
+        VKH_EXPECT(skin_vk_skin(&tampered, &r.mesh, &r.palette, SKIN_LBS, 0, 10) == SKIN_ERROR_INVALID_STRIDE);
+        tampered = slot, tampered.layout.attributes = 4;
+        VKH_EXPECT(skin_vk_skin(&tampered, &r.mesh, &r.palette, SKIN_LBS, 0, 10) == SKIN_ERROR_INVALID_STRIDE);
+        tampered = slot, tampered.output.layout = SKIN_LAYOUT_SOA;
+        VKH_EXPECT(skin_vk_skin(&tampered, &r.mesh, &r.palette, SKIN_LBS, 0, 10) == SKIN_ERROR_INVALID_STRIDE);
         VKH_EXPECT(skin_vk_skin(&slot, &r.mesh, &r.palette, SKIN_LBS, 0, 10) == SKIN_OK);
         skin_vk_slot packed;
         skin_vk_vertex_layout pl;
