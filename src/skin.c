@@ -87,11 +87,13 @@ static skin_status prepare_output(const skin_mesh_desc *mesh, const skin_output 
     job->vector_format = vf;
     job->normals = want_n != NULL;
     job->tangents = want_t != NULL;
-    if (job->normals && !mesh->nx) return SKIN_ERROR_MISSING_ATTRIBUTE;
-    if (job->tangents && !mesh->tx) return SKIN_ERROR_MISSING_ATTRIBUTE;
+    /* a group the mesh lacks entirely is missing; one partly set, a NULL
+     * argument, whichever of its pointers is NULL */
+    if (job->normals && !mesh->nx && !mesh->ny && !mesh->nz) return SKIN_ERROR_MISSING_ATTRIBUTE;
+    if (job->tangents && !mesh->tx && !mesh->ty && !mesh->tz && !mesh->tw) return SKIN_ERROR_MISSING_ATTRIBUTE;
     if (misaligned(out->bounds)) return SKIN_ERROR_INVALID_STRIDE;
-    if (job->normals && (!mesh->ny || !mesh->nz)) return SKIN_ERROR_NULL_ARGUMENT;
-    if (job->tangents && (!mesh->ty || !mesh->tz || !mesh->tw)) return SKIN_ERROR_NULL_ARGUMENT;
+    if (job->normals && (!mesh->nx || !mesh->ny || !mesh->nz)) return SKIN_ERROR_NULL_ARGUMENT;
+    if (job->tangents && (!mesh->tx || !mesh->ty || !mesh->tz || !mesh->tw)) return SKIN_ERROR_NULL_ARGUMENT;
 
     if (out->layout == SKIN_LAYOUT_SOA) {
         job->soa = 1;

@@ -167,6 +167,10 @@ static void bad_arguments(void)
     BAD("NULL ny with nx set", &m, &gp, SKIN_LBS, &so, SKIN_ERROR_NULL_ARGUMENT);
     m = gm, m.tw = NULL;
     BAD("NULL tw with tx set", &m, &gp, SKIN_LBS, &so, SKIN_ERROR_NULL_ARGUMENT);
+    m = gm, m.nx = NULL; /* a partial set is a NULL argument whichever pointer lacks */
+    BAD("NULL nx with ny, nz set", &m, &gp, SKIN_DQS, &so, SKIN_ERROR_NULL_ARGUMENT);
+    m = gm, m.tx = NULL;
+    BAD("NULL tx with ty, tz, tw set", &m, &gp, SKIN_LBS, &sa, SKIN_ERROR_NULL_ARGUMENT);
     o = so, o.position = NULL;
     BAD("NULL out.position", &gm, &gp, SKIN_LBS, &o, SKIN_ERROR_NULL_ARGUMENT);
     o = sa, o.soa[1] = NULL;

@@ -62,6 +62,9 @@ static void test_multiply_invert(void)
     CHECK_STATUS(skin_matrix_invert(tiny, out), SKIN_ERROR_NON_FINITE);
     CHECK_STATUS(skin_matrix_invert(nan_t, out), SKIN_ERROR_NON_FINITE);
     for (int i = 0; i < 12; ++i) CHECK_CLOSE_AT(out[i], ab[i], 0, "untouched on a non-finite inverse %d", i);
+    const float inf_m[12] = {INFINITY, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0}; /* an infinite determinant */
+    CHECK_STATUS(skin_matrix_invert(inf_m, out), SKIN_ERROR_NON_FINITE);
+    for (int i = 0; i < 12; ++i) CHECK_CLOSE_AT(out[i], ab[i], 0, "untouched on an infinite matrix %d", i);
     CHECK_STATUS(skin_matrix_invert(NULL, out), SKIN_ERROR_NULL_ARGUMENT);
     CHECK_STATUS(skin_matrix_invert(b, NULL), SKIN_ERROR_NULL_ARGUMENT);
     check_error_report("skin_matrix_multiply / skin_matrix_invert");
@@ -86,9 +89,36 @@ static void test_normal_matrices(void)
     CHECK_STATUS(skin_normal_matrices(1, thin, out), SKIN_OK);
     for (int i = 0; i < 9; ++i)
         CHECK_CLOSE_AT(out[i], i == 0 ? 1 : i % 4 == 0 ? 1e-40f : 0, 0, "overflowing inverse's cofactor %d", i);
+    const float inf_m[12] = {INFINITY, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0};
+    CHECK_STATUS(skin_normal_matrices(1, inf_m, out), SKIN_OK);
+    int finite = 1;
+    for (int i = 0; i < 9; ++i) finite &= isfinite(out[i]) != 0;
+    CHECK(!finite);
     CHECK_STATUS(skin_normal_matrices(1, NULL, out), SKIN_ERROR_NULL_ARGUMENT);
     CHECK_STATUS(skin_normal_matrices(1, pal, NULL), SKIN_ERROR_NULL_ARGUMENT);
     check_error_report("skin_normal_matrices");
+}
+
+/* skin_dual_quat_to_matrix's edges: a zero real part is the identity
+ * (its translation too, whatever the dual part); NaN or inf components
+ * give non-finite elements. */
+static void test_dual_quat_edges(void)
+{
+    static const float identity[12] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0};
+    const float zero_real[8] = {0, 0, 0, 0, 1, 2, 3, 4};
+    float m[12];
+    CHECK_STATUS(skin_dual_quat_to_matrix(zero_real, NULL, m), SKIN_OK);
+    for (int i = 0; i < 12; ++i) CHECK_CLOSE_AT(m[i], identity[i], 0, "zero real part, element %d", i);
+    const float inf_real[8] = {INFINITY, 0, 0, 1, 0, 0, 0, 0}, nan_dual[8] = {0, 0, 0, 1, NAN, 0, 0, 0};
+    CHECK_STATUS(skin_dual_quat_to_matrix(inf_real, NULL, m), SKIN_OK);
+    int finite = 1;
+    for (int i = 0; i < 12; ++i) finite &= isfinite(m[i]) != 0;
+    CHECK(!finite);
+    CHECK_STATUS(skin_dual_quat_to_matrix(nan_dual, NULL, m), SKIN_OK);
+    CHECK(isnan(m[3]));
+    for (int i = 0; i < 12; ++i)
+        if (i % 4 != 3) CHECK_CLOSE_AT(m[i], identity[i], 0, "NaN dual part: rotation element %d", i);
+    check_error_report("skin_dual_quat_to_matrix edges");
 }
 
 static void test_quantize(void)
@@ -199,6 +229,15 @@ static void test_identity_remainder(void)
     const float want_x[3] = {1 + 2.5f, 2, 3 + 10};
     for (int v = 0; v < 3; ++v) CHECK_CLOSE_AT(ox[v], want_x[v], 1e-6, "remainder-to-identity x of vertex %d", v);
 
+    /* u16 joints: the remainder's slot gets identity_joint 300 */
+    float u0[2] = {0.25f, 1.0f}, u1[2] = {9, 9};
+    uint16_t k0[2] = {7, 7}, k1[2] = {1, 1};
+    float *uw[2] = {u0, u1};
+    void *uj[2] = {k0, k1};
+    CHECK_STATUS(skin_add_identity_remainder(2, 2, SKIN_JOINT_U16, uj, uw, 300), SKIN_OK);
+    CHECK_INT(k1[0], 300), CHECK_INT(k1[1], 300), CHECK_INT(k0[0], 7);
+    CHECK_CLOSE(u1[0], 0.75f, 1e-7), CHECK_CLOSE(u1[1], 0.0f, 0), CHECK_CLOSE(u0[1], 1.0f, 0);
+
     CHECK_STATUS(skin_add_identity_remainder(3, 1, SKIN_JOINT_U8, j, w, 1), SKIN_ERROR_INVALID_INFLUENCES);
     CHECK_STATUS(skin_add_identity_remainder(3, 9, SKIN_JOINT_U8, j, w, 1), SKIN_ERROR_INVALID_INFLUENCES);
     CHECK_STATUS(skin_add_identity_remainder(3, 3, SKIN_JOINT_U8, j, w, 256), SKIN_ERROR_INVALID_FORMAT);
@@ -214,6 +253,7 @@ int main(void)
     test_4x4();
     test_multiply_invert();
     test_normal_matrices();
+    test_dual_quat_edges();
     test_quantize();
     test_unorm_weights_in();
     test_identity_remainder();

@@ -345,6 +345,11 @@ static void test_bad_input(rig *r, morphs *m)
     CHECK_STATUS(skin_mesh(&mesh, &pal, SKIN_LBS, &out, 0, N), SKIN_ERROR_NULL_ARGUMENT);
     pal.morph_weights = w;
     m->t[3].dny = dny;
+    const float *dpx = m->t[5].dpx; /* whichever pointer of the group is NULL */
+    m->t[5].dpx = NULL;
+    CHECK_STATUS(skin_mesh(&mesh, &pal, SKIN_LBS, &out, 0, N), SKIN_ERROR_NULL_ARGUMENT);
+    CHECK_STATUS(skin_validate(&mesh, pal.joint_count, NULL), SKIN_ERROR_NULL_ARGUMENT);
+    m->t[5].dpx = dpx;
     mesh.morph_targets = NULL;
     CHECK_STATUS(skin_mesh(&mesh, &pal, SKIN_LBS, &out, 0, N), SKIN_ERROR_NULL_ARGUMENT);
     mesh.morph_targets = m->t;

@@ -240,6 +240,10 @@ static void descriptor_problems(void)
     expect_report("nx, ny without nz", &m, JOINTS, SKIN_ERROR_NULL_ARGUMENT, 0, 3);
     m = f.mesh, m.tw = NULL;
     expect_report("tx, ty, tz without tw", &m, JOINTS, SKIN_ERROR_NULL_ARGUMENT, 0, 6);
+    m = f.mesh, m.nx = NULL;
+    expect_report("ny, nz without nx", &m, JOINTS, SKIN_ERROR_NULL_ARGUMENT, 0, 3);
+    m = f.mesh, m.tx = NULL;
+    expect_report("ty, tz, tw without tx", &m, JOINTS, SKIN_ERROR_NULL_ARGUMENT, 0, 6);
 }
 
 int main(void)

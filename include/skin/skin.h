@@ -276,7 +276,8 @@ typedef enum skin_vector_format {
 /**
  * Where skinned vertices go.  Positions are required.  Normals (tangents) are
  * written when the output's normal (tangent) pointer is set, and then the mesh
- * must have normals (tangents): otherwise SKIN_ERROR_MISSING_ATTRIBUTE.
+ * must have normals (tangents): otherwise SKIN_ERROR_MISSING_ATTRIBUTE (none
+ * of the group's pointers set) or SKIN_ERROR_NULL_ARGUMENT (some).
  * Output element v always belongs to vertex v: skinning the range
  * [first, first+count) writes exactly elements first .. first+count-1 and
  * nothing else (for the strided layout: exactly the bytes of each element,
@@ -464,8 +465,10 @@ SKIN_API skin_status skin_matrices_to_dual_quats(uint32_t joint_count, const flo
 
 /** Dual quaternion (+ optional per-axis scale, NULL = 1) to a 3x4 matrix
  *  M = [R*diag(scale) | t].  The real part need not be unit length: it is
- *  normalised first (a zero or non-finite length counts as 1).  dq or
- *  matrix NULL: SKIN_ERROR_NULL_ARGUMENT, nothing written. */
+ *  normalised first.  A zero real part gives the identity, translation
+ *  included; a non-finite component (NaN, inf), a matrix with non-finite
+ *  elements (still SKIN_OK).  dq or matrix NULL: SKIN_ERROR_NULL_ARGUMENT,
+ *  nothing written. */
 SKIN_API skin_status skin_dual_quat_to_matrix(const float dq[8], const float scale[3], float matrix[12]);
 
 /**
@@ -588,7 +591,8 @@ SKIN_API skin_status skin_matrix_invert(const float m[12], float out[12]);
  * inverse-transpose of each 3x3 part, written as 9 floats row-major.  What
  * normals need under non-uniform scale.  A singular matrix, or one whose
  * inverse-transpose leaves float's range (a determinant near 1e-40), gives its
- * cofactor matrix (normal directions kept, lengths not).  Errors: NULL_ARGUMENT.
+ * cofactor matrix (normal directions kept, lengths not); one with a
+ * non-finite element gives non-finite elements.  Errors: NULL_ARGUMENT.
  */
 SKIN_API skin_status skin_normal_matrices(uint32_t count, const float *palette, float *out);
 
