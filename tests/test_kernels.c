@@ -8,7 +8,9 @@
  * influences sorted largest first (slot 0 the pivot), palettes with no
  * negative sign (DQS's sign tests skipped), vertex
  * counts 0, 1, W-1, W+1 and 10,000 at unaligned offsets, interleaved / strided
- * / SoA / position-only outputs, streaming stores, normalisation (also of
+ * / SoA / position-only outputs, packed normals and tangents (interleaved,
+ * in separate arrays, tangents without normals), streaming stores,
+ * normalisation (also of
  * vectors too short or long to square in float), bounds,
  * streams aliased modulo 4 KiB, and bit-identical output under any split. */
 #include "rig.h"
@@ -271,7 +273,7 @@ static const uint32_t joint_counts[] = {3, 16, 31, 64, 100, 255, 300};
 static void random_rigs(int lanes)
 {
     static const skin_weight_format wfs[] = {SKIN_WEIGHT_F32, SKIN_WEIGHT_UNORM16, SKIN_WEIGHT_UNORM8};
-    layout layouts[11];
+    layout layouts[13];
     layouts[0] = make_interleaved("interleaved pnt", 1, 1, 0);
     layouts[1] = make_interleaved("interleaved pn", 1, 0, 0);
     layouts[2] = make_interleaved("positions only", 0, 0, 0);
@@ -293,6 +295,20 @@ static void random_rigs(int lanes)
     layouts[8] = make_packed("interleaved pnt snorm16", SKIN_VECTOR_SNORM16, 1, 0);
     layouts[9] = make_packed("interleaved pn 1010102, misaligned", SKIN_VECTOR_1010102, 0, 4);
     layouts[10] = make_packed("interleaved pn snorm16", SKIN_VECTOR_SNORM16, 0, 0);
+    /* packed vectors elsewhere than right after the position: the lane-by-
+     * lane store (separate arrays, the tangents with a 4-byte gap; tangents
+     * without normals) */
+    layout sep_packed = {"separate strided snorm16", 0, 1, 1, {0}, {0}, 0, SKIN_VECTOR_SNORM16};
+    for (int e = 0; e < 3; ++e) sep_packed.off[e] = 4 * (size_t)e, sep_packed.stride[e] = 12;
+    for (int e = 3; e < 6; ++e) sep_packed.off[e] = 12 * n + 4, sep_packed.stride[e] = 8;
+    for (int e = 6; e < 10; ++e) sep_packed.off[e] = 20 * n + 4, sep_packed.stride[e] = 12;
+    sep_packed.off[3] = 12 * n, sep_packed.off[6] = 20 * n; /* (the others: each element's last word) */
+    layouts[11] = sep_packed;
+    layout pt_packed = make_packed("interleaved pt 1010102", SKIN_VECTOR_1010102, 1, 0);
+    pt_packed.normals = 0;
+    for (int e = 0; e < 10; ++e) pt_packed.stride[e] = 16;
+    for (int e = 6; e < 10; ++e) pt_packed.off[e] = 12;
+    layouts[12] = pt_packed;
     const int layout_count = (int)(sizeof layouts / sizeof layouts[0]);
     const size_t L = (size_t)lanes;
     const size_t ranges[][2] = {{0, 0}, {5, 1}, {3, L - 1}, {5, L + 1}, {0, n}, {7, 999}, {L, 2 * L}};
