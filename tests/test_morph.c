@@ -5,7 +5,8 @@
  * Dense and sparse targets with position, normal and tangent deltas; 0, 1,
  * 8, 10 and 13 active targets (up to 10 dense on one component); weights
  * 0, negative and above 1; sparse lists touching blocks partly, the last
- * vertex, or nothing, and runs of consecutive vertices broken at random. */
+ * vertex, or nothing, and runs of consecutive vertices broken at random;
+ * blocks with 1..8 active slots and uniform blocks, on 20, 40 and 100 joints. */
 #include "check.h"
 #include "rig.h"
 #include "skin/skin.h"
@@ -420,6 +421,22 @@ static void test_bad_input(rig *r, morphs *m)
     outbuf_free(&o);
 }
 
+/* A rig's blocks of every kind the kernels specialise on: after vertex
+ * 1024, runs of vertices whose trailing slots are zero (k - 1 .. 1 active
+ * slots, so every count of active slots occurs) and, from 3/4 of the
+ * mesh on, vertices that share each slot's joint in groups of 16 (uniform
+ * blocks on every lane width). */
+static void vary_blocks(rig *r)
+{
+    const uint32_t k = r->mesh.influence_count;
+    for (size_t v = 1024; v < 3 * N / 4; ++v) {
+        const uint32_t active = k - (uint32_t)((v - 1024) / 256 % k); /* k, k-1, ..., 1 */
+        for (uint32_t i = active; i < k; ++i) ((float *)r->weights[i])[v] = 0.0f;
+    }
+    for (size_t v = 3 * N / 4; v < N; ++v)
+        for (uint32_t i = 0; i < k; ++i) ((uint8_t *)r->joints[i])[v] = ((uint8_t *)r->joints[i])[v & ~(size_t)15];
+}
+
 int main(void)
 {
     skin_isa isa;
@@ -436,6 +453,20 @@ int main(void)
 
     test_against_reference_and_two_pass(&r, &m, isa);
     test_many_dense(&r, &m, isa);
+    /* Rigs whose blocks take every other block function: 1..8 active
+     * slots, uniform blocks, and (AVX-512) 20 joints' short tables and
+     * 100 joints' whole-matrix blend. */
+    static const rig_options others[] = {{N, 100, 8, SKIN_JOINT_U8, SKIN_WEIGHT_F32, 0, 5},
+                                         {N, 20, 3, SKIN_JOINT_U8, SKIN_WEIGHT_F32, 0, 6}};
+    for (size_t o = 0; o < sizeof others / sizeof others[0]; ++o) {
+        rig v;
+        if (rig_random(&v, &others[o])) return 1;
+        vary_blocks(&v);
+        v.mesh.morph_target_count = TARGETS;
+        v.mesh.morph_targets = m.t;
+        test_against_reference_and_two_pass(&v, &m, isa);
+        rig_free(&v);
+    }
     printf("largest relative error: vs the reference %.3g, vs morph-then-skin %.3g\n", worst_ref, worst_two);
     test_splits(&r);
     test_bad_input(&r, &m);
