@@ -32,6 +32,8 @@ if(SKIN_SANITIZE MATCHES "thread" AND CMAKE_C_COMPILER_ID MATCHES "Clang")
   endif()
 endif()
 skin_core_test(test_bad_input)    # every invalid argument: own status, output untouched
+add_test(NAME core.test_bad_input_isa_fallback COMMAND test_bad_input) # SKIN_ISA naming no ISA: the best
+set_tests_properties(core.test_bad_input_isa_fallback PROPERTIES LABELS core TIMEOUT 120 ENVIRONMENT SKIN_ISA=avx1024)
 skin_core_test(test_bad_input_sweep) # issue 10: every public function x every bad-argument class, canaries
 skin_core_test(test_validate)     # skin_validate: status, vertex and slot of each problem
 skin_core_test(test_helpers)      # glTF/engine helpers: 4x4, multiply/invert, normal matrices, quantiser, remainder rule
