@@ -333,7 +333,15 @@ static void test_bad_input(const char *dir)
     CHECK_INT(skin_asset_palette(a, 0, NULL, f), SKIN_ASSET_ERROR_NULL_ARGUMENT);
     CHECK_INT(skin_asset_sample(NULL, 0, f, f, f), SKIN_ASSET_ERROR_NULL_ARGUMENT);
     CHECK_INT(skin_asset_rest_pose(a, NULL, f, f), SKIN_ASSET_ERROR_NULL_ARGUMENT);
-    CHECK(strcmp(skin_asset_status_string(SKIN_ASSET_ERROR_TOO_MANY_JOINTS), "unknown status") != 0);
+    /* every status its own string, never NULL; others "unknown status" */
+    for (int st = SKIN_ASSET_ERROR_INVALID_ARGUMENT; st <= SKIN_ASSET_OK; ++st) {
+        const char *str = skin_asset_status_string((skin_asset_status)st);
+        CHECK(str && strcmp(str, "unknown status") != 0);
+        for (int other = SKIN_ASSET_ERROR_INVALID_ARGUMENT; other < st; ++other)
+            CHECK(strcmp(str, skin_asset_status_string((skin_asset_status)other)) != 0);
+    }
+    CHECK(strcmp(skin_asset_status_string((skin_asset_status)1), "unknown status") == 0);
+    CHECK(strcmp(skin_asset_status_string((skin_asset_status)-8), "unknown status") == 0);
     skin_asset_free(a);
     skin_asset_free(NULL);
     skin_asset_cursor_free(NULL);
