@@ -18,3 +18,12 @@ if(TARGET skin_assets AND EXISTS ${SKIN_MODELS_DIR}/X/Testwuson.X)
 else()
   message(STATUS "skin_assets or assimp-testmodels not found: real-asset tests are not built")
 endif()
+# Scene data no test model has, in a scene built by the test and given to
+# the loader's scene entry point (its source compiled in, as fuzz_assets does).
+if(TARGET skin_assets)
+  add_executable(test_assets_scene test_assets_scene.c)
+  target_include_directories(test_assets_scene PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/support)
+  target_link_libraries(test_assets_scene PRIVATE skin skin_warnings assimp::assimp m)
+  add_test(NAME assets_scene COMMAND test_assets_scene)
+  set_tests_properties(assets_scene PROPERTIES LABELS assets)
+endif()

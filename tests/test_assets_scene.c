@@ -1,0 +1,147 @@
+/* The asset loader on scene data that none of the test models has, in a
+ * scene built here and handed to the loader's scene entry point (compiled
+ * in, as fuzz_assets does): a vertex with 9 influences (the 8 largest kept,
+ * renormalised, reported), rotation keys on opposite hemispheres (sampled
+ * along the shortest arc) and morph weight keys past float's range or
+ * infinite (clamped to FLT_MAX, counted as 0). */
+#include "../assets/skin_assets.c"
+
+#include "check.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+enum { BONES = 9 };
+
+static void set_name(struct aiString *s, const char *n) { s->length = (uint32_t)snprintf(s->data, sizeof s->data, "%s", n); }
+
+static void set_identity(struct aiMatrix4x4 *m)
+{
+    memset(m, 0, sizeof *m);
+    m->a1 = m->b2 = m->c3 = m->d4 = 1;
+}
+
+int main(void)
+{
+    /* nodes: root, the mesh's node, bones b0..b8, all children of root */
+    struct aiNode root = {0}, holder = {0}, bone_nodes[BONES];
+    struct aiNode *children[BONES + 1] = {&holder};
+    memset(bone_nodes, 0, sizeof bone_nodes);
+    set_name(&root.mName, "root"), set_identity(&root.mTransformation);
+    set_name(&holder.mName, "holder"), set_identity(&holder.mTransformation), holder.mParent = &root;
+    unsigned mesh_index = 0;
+    holder.mNumMeshes = 1, holder.mMeshes = &mesh_index;
+    char bn[BONES][8];
+    for (int b = 0; b < BONES; ++b) {
+        snprintf(bn[b], sizeof bn[b], "b%d", b);
+        set_name(&bone_nodes[b].mName, bn[b]), set_identity(&bone_nodes[b].mTransformation);
+        bone_nodes[b].mParent = &root;
+        children[1 + b] = &bone_nodes[b];
+    }
+    root.mNumChildren = BONES + 1, root.mChildren = children;
+
+    /* one triangle; vertex 0 weighted 1..9 by bones 0..8, the others by b0 */
+    struct aiVector3D verts[3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}, moved[3] = {{0, 0, 1}, {1, 0, 0}, {0, 1, 0}};
+    unsigned tri[3] = {0, 1, 2};
+    struct aiFace face = {3, tri};
+    struct aiVertexWeight weights[BONES][3];
+    struct aiBone bones[BONES];
+    struct aiBone *bone_list[BONES];
+    memset(bones, 0, sizeof bones);
+    for (int b = 0; b < BONES; ++b) {
+        set_name(&bones[b].mName, bn[b]), set_identity(&bones[b].mOffsetMatrix);
+        weights[b][0] = (struct aiVertexWeight){0, (float)(b + 1)};
+        weights[b][1] = (struct aiVertexWeight){1, 1.0f}, weights[b][2] = (struct aiVertexWeight){2, 1.0f};
+        bones[b].mWeights = weights[b], bones[b].mNumWeights = b == 0 ? 3 : 1;
+        bone_list[b] = &bones[b];
+    }
+    struct aiAnimMesh target = {0};
+    set_name(&target.mName, "up");
+    target.mVertices = moved, target.mNumVertices = 3;
+    struct aiAnimMesh *targets[1] = {&target};
+    struct aiMesh mesh = {0};
+    set_name(&mesh.mName, "m");
+    mesh.mPrimitiveTypes = aiPrimitiveType_TRIANGLE;
+    mesh.mNumVertices = 3, mesh.mVertices = verts, mesh.mNumFaces = 1, mesh.mFaces = &face;
+    mesh.mNumBones = BONES, mesh.mBones = bone_list;
+    mesh.mNumAnimMeshes = 1, mesh.mAnimMeshes = targets;
+    struct aiMesh *meshes[1] = {&mesh};
+
+    /* one second at one tick a second: b0 turns from the identity to -(a
+     * quarter turn about z), the same rotation on the far hemisphere; the
+     * morph weight goes from 1e39 to infinity */
+    const double h = sqrt(0.5);
+    struct aiQuatKey rot[2] = {{0.0, {1, 0, 0, 0}}, {1.0, {(float)-h, 0, 0, (float)-h}}}; /* (w, x, y, z) */
+    struct aiNodeAnim channel = {0};
+    set_name(&channel.mNodeName, "b0");
+    channel.mNumRotationKeys = 2, channel.mRotationKeys = rot;
+    struct aiNodeAnim *channels[1] = {&channel};
+    unsigned which[1] = {0};
+    double w0[1] = {1e39}, w1[1] = {INFINITY};
+    struct aiMeshMorphKey keys[2] = {{0.0, which, w0, 1}, {1.0, which, w1, 1}};
+    struct aiMeshMorphAnim morph = {0};
+    set_name(&morph.mName, "m");
+    morph.mNumKeys = 2, morph.mKeys = keys;
+    struct aiMeshMorphAnim *morphs[1] = {&morph};
+    struct aiAnimation anim = {0};
+    set_name(&anim.mName, "turn");
+    anim.mDuration = 1.0, anim.mTicksPerSecond = 1.0;
+    anim.mNumChannels = 1, anim.mChannels = channels;
+    anim.mNumMorphMeshChannels = 1, anim.mMorphMeshChannels = morphs;
+    struct aiAnimation *anims[1] = {&anim};
+
+    struct aiScene scene = {0};
+    scene.mRootNode = &root;
+    scene.mNumMeshes = 1, scene.mMeshes = meshes;
+    scene.mNumAnimations = 1, scene.mAnimations = anims;
+
+    skin_asset *a = NULL;
+    const skin_asset_options opt = {SKIN_ASSET_OFFSET_AUTO, 65536}; /* (skin_asset_load turns 0 into 65536) */
+    CHECK_INT(asset_from_scene(&scene, 0, "built", opt, &a), SKIN_ASSET_OK);
+    if (!a) return check_finish("test_assets_scene");
+
+    /* 9 influences: the 8 largest kept, largest first, renormalised */
+    CHECK_INT(a->report.truncated_vertices, 1);
+    CHECK_INT(a->report.max_influences, BONES);
+    const skin_mesh_desc *d = &a->meshes[0].desc;
+    CHECK_INT(d->influence_count, SKIN_MAX_INFLUENCES);
+    CHECK_INT(d->joint_format, SKIN_JOINT_U16);
+    CHECK_INT(d->weight_format, SKIN_WEIGHT_F32);
+    for (uint32_t i = 0; i < d->influence_count; ++i) {
+        const uint16_t j = ((const uint16_t *)d->joints[i])[0];
+        const float w = ((const float *)d->weights[i])[0];
+        CHECK_INT(j, BONES - 1 - i); /* bone b weighs b + 1: b8 first, b0 dropped */
+        CHECK_CLOSE(w, (float)(BONES - i) / 44.0f, 1e-6);
+    }
+
+    /* halfway: the shortest arc, an eighth of a turn about z */
+    uint32_t b0 = a->node_count;
+    for (uint32_t n = 0; n < a->node_count; ++n)
+        if (strcmp(a->node_names[n], "b0") == 0) b0 = n;
+    CHECK(b0 < a->node_count);
+    skin_asset_cursor *c = NULL;
+    CHECK_INT(skin_asset_cursor_create(a, 0, &c), SKIN_ASSET_OK);
+    float tr[3 * (BONES + 2)], ro[4 * (BONES + 2)], sc[3 * (BONES + 2)];
+    CHECK(a->node_count <= BONES + 2);
+    if (c && b0 < a->node_count && a->node_count <= BONES + 2) {
+        CHECK_INT(skin_asset_sample(c, 0.5, tr, ro, sc), SKIN_ASSET_OK);
+        const float *q = ro + 4 * b0; /* x y z w */
+        CHECK_CLOSE(fabsf(q[2]), 0.38268343f, 1e-6);
+        CHECK_CLOSE(fabsf(q[3]), 0.92387953f, 1e-6);
+        CHECK(q[2] * q[3] > 0); /* about +z: the same rotation as the keys */
+
+        /* morph weights: 1e39 and beyond clamped to FLT_MAX, infinity as 0 */
+        float mw;
+        CHECK_INT(skin_asset_sample_morph_weights(c, 0, 0.0, &mw), SKIN_ASSET_OK);
+        CHECK(mw == FLT_MAX);
+        CHECK_INT(skin_asset_sample_morph_weights(c, 0, 0.5, &mw), SKIN_ASSET_OK);
+        CHECK(mw == FLT_MAX);
+        CHECK_INT(skin_asset_sample_morph_weights(c, 0, 1.0, &mw), SKIN_ASSET_OK);
+        CHECK(mw == 0.0f);
+    }
+    skin_asset_cursor_free(c);
+    skin_asset_free(a);
+    return check_finish("test_assets_scene");
+}
