@@ -402,11 +402,14 @@ H(h_isa_negative, skin_set_isa((skin_isa)-1))
 /* Deinterleave: out slots in the arena (8 slots of N uint16 joints / N floats). */
 static void *dj_out[8], *dw_out[8], *dnull_out[8];
 static const void *dj_in[2] = {gj16, gj16}, *dj8_in[2] = {gj8, gj8}, *dw_in[2] = {gw, gw};
-static const void *dnull_in[2] = {gj16, NULL};
+static const void *dnull_in[2] = {gj16, NULL}, *dwnull_in[2] = {gw, NULL};
 H(h_di_null_j, skin_deinterleave_influences(N, 1, SKIN_JOINT_U16, NULL, (const float *const *)dw_in, SKIN_JOINT_U16, SKIN_WEIGHT_F32, dj_out, dw_out))
 H(h_di_null_out, skin_deinterleave_influences(N, 1, SKIN_JOINT_U16, dj_in, (const float *const *)dw_in, SKIN_JOINT_U16, SKIN_WEIGHT_F32, NULL, dw_out))
 H(h_di_null_set, skin_deinterleave_influences(N, 2, SKIN_JOINT_U16, dnull_in, (const float *const *)dw_in, SKIN_JOINT_U16, SKIN_WEIGHT_F32, dj_out, dw_out))
 H(h_di_null_slot, skin_deinterleave_influences(N, 1, SKIN_JOINT_U16, dj_in, (const float *const *)dw_in, SKIN_JOINT_U16, SKIN_WEIGHT_F32, dnull_out, dw_out))
+H(h_di_null_wout, skin_deinterleave_influences(N, 1, SKIN_JOINT_U16, dj_in, (const float *const *)dw_in, SKIN_JOINT_U16, SKIN_WEIGHT_F32, dj_out, NULL))
+H(h_di_null_wset, skin_deinterleave_influences(N, 2, SKIN_JOINT_U16, dj_in, (const float *const *)dwnull_in, SKIN_JOINT_U16, SKIN_WEIGHT_F32, dj_out, dw_out))
+H(h_di_null_wslot, skin_deinterleave_influences(N, 1, SKIN_JOINT_U16, dj_in, (const float *const *)dw_in, SKIN_JOINT_U16, SKIN_WEIGHT_F32, dj_out, dnull_out))
 H(h_di_sets0, skin_deinterleave_influences(N, 0, SKIN_JOINT_U16, dj_in, (const float *const *)dw_in, SKIN_JOINT_U16, SKIN_WEIGHT_F32, dj_out, dw_out))
 H(h_di_sets3, skin_deinterleave_influences(N, 3, SKIN_JOINT_U16, dj_in, (const float *const *)dw_in, SKIN_JOINT_U16, SKIN_WEIGHT_F32, dj_out, dw_out))
 H(h_di_size_max, skin_deinterleave_influences(SIZE_MAX, 1, SKIN_JOINT_U16, dj_in, (const float *const *)dw_in, SKIN_JOINT_U16, SKIN_WEIGHT_F32, dj_out, dw_out))
@@ -469,6 +472,9 @@ static const helper_case helper_cases[] = {
     {"deinterleave: NULL joints_out", h_di_null_out, SKIN_ERROR_NULL_ARGUMENT},
     {"deinterleave: NULL second set", h_di_null_set, SKIN_ERROR_NULL_ARGUMENT},
     {"deinterleave: NULL output slot", h_di_null_slot, SKIN_ERROR_NULL_ARGUMENT},
+    {"deinterleave: NULL weight outputs", h_di_null_wout, SKIN_ERROR_NULL_ARGUMENT},
+    {"deinterleave: NULL weight set", h_di_null_wset, SKIN_ERROR_NULL_ARGUMENT},
+    {"deinterleave: NULL weight output slot", h_di_null_wslot, SKIN_ERROR_NULL_ARGUMENT},
     {"deinterleave: set_count 0", h_di_sets0, SKIN_ERROR_INVALID_INFLUENCES},
     {"deinterleave: set_count 3", h_di_sets3, SKIN_ERROR_INVALID_INFLUENCES},
     {"deinterleave: vertex_count SIZE_MAX", h_di_size_max, SKIN_ERROR_INVALID_COUNT},
@@ -552,6 +558,7 @@ static void sweep_nonrigid(void)
         {"mirror", {-1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0}, SKIN_NONRIGID_MIRROR},
         {"zero matrix", {0}, SKIN_NONRIGID_DEGENERATE},
         {"zero column", {0, 0, 0, 1, 0, 1, 0, 0, 0, 0, 1, 0}, SKIN_NONRIGID_DEGENERATE},
+        {"zero third column", {1, 0, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0}, SKIN_NONRIGID_DEGENERATE},
         {"NaN", {NAN, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0}, SKIN_NONRIGID_DEGENERATE},
         {"Inf translation", {1, 0, 0, INFINITY, 0, 1, 0, 0, 0, 0, 1, 0}, SKIN_NONRIGID_DEGENERATE},
     };

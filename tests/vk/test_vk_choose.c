@@ -93,6 +93,14 @@ int main(void)
     bad.palette = NULL;
     VKH_EXPECT(skin_vk_choose_path(&bad, &rep) == VK_ERROR_VALIDATION_FAILED_EXT);
     bad = q;
+    bad.attributes = 4; /* no such attribute bit */
+    VKH_EXPECT(skin_vk_choose_path(&bad, &rep) == VK_ERROR_VALIDATION_FAILED_EXT);
+    skin_mesh_desc refused = r.mesh; /* a mesh skin_mesh refuses */
+    refused.influence_count = 0;
+    bad = q;
+    bad.mesh = &refused;
+    VKH_EXPECT(skin_vk_choose_path(&bad, &rep) == VK_ERROR_VALIDATION_FAILED_EXT);
+    bad = q;
     bad.frames = 0;
     bad.queue_family_index = 1000;
     VKH_EXPECT(skin_vk_choose_path(&bad, &rep) == VK_SUCCESS && !rep.gpu_supported && rep.gpu_reason);
