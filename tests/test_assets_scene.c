@@ -1,8 +1,11 @@
 /* The asset loader on scene data that none of the test models has, in a
  * scene built here and handed to the loader's scene entry point (compiled
  * in, as fuzz_assets does): a vertex with 9 influences (the 8 largest kept,
- * renormalised, reported), rotation keys on opposite hemispheres (sampled
- * along the shortest arc) and morph weight keys past float's range or
+ * renormalised, reported), zero, negative and out-of-range bone weights
+ * (skipped), line faces and faces past the vertices (dropped), rotation
+ * keys on opposite hemispheres (sampled along the shortest arc), an
+ * animation without a tick rate (25 a second), a morph target of another
+ * vertex count (no deltas) and morph weight keys past float's range or
  * infinite (clamped to FLT_MAX, counted as 0). */
 #include "../assets/skin_assets.c"
 
@@ -42,11 +45,13 @@ int main(void)
     }
     root.mNumChildren = BONES + 1, root.mChildren = children;
 
-    /* one triangle; vertex 0 weighted 1..9 by bones 0..8, the others by b0 */
+    /* one triangle (and a line and a face past the vertices); vertex 0
+     * weighted 1..9 by bones 0..8, the others by b0, which also gives
+     * weights the loader skips */
     struct aiVector3D verts[3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}, moved[3] = {{0, 0, 1}, {1, 0, 0}, {0, 1, 0}};
-    unsigned tri[3] = {0, 1, 2};
-    struct aiFace face = {3, tri};
-    struct aiVertexWeight weights[BONES][3];
+    unsigned tri[3] = {0, 1, 2}, line[2] = {0, 1}, past[3] = {0, 1, 7};
+    struct aiFace faces[3] = {{2, line}, {3, tri}, {3, past}};
+    struct aiVertexWeight weights[BONES][6];
     struct aiBone bones[BONES];
     struct aiBone *bone_list[BONES];
     memset(bones, 0, sizeof bones);
@@ -54,19 +59,22 @@ int main(void)
         set_name(&bones[b].mName, bn[b]), set_identity(&bones[b].mOffsetMatrix);
         weights[b][0] = (struct aiVertexWeight){0, (float)(b + 1)};
         weights[b][1] = (struct aiVertexWeight){1, 1.0f}, weights[b][2] = (struct aiVertexWeight){2, 1.0f};
-        bones[b].mWeights = weights[b], bones[b].mNumWeights = b == 0 ? 3 : 1;
+        weights[b][3] = (struct aiVertexWeight){1, 0.0f}, weights[b][4] = (struct aiVertexWeight){2, -1.0f};
+        weights[b][5] = (struct aiVertexWeight){99, 0.5f};
+        bones[b].mWeights = weights[b], bones[b].mNumWeights = b == 0 ? 6 : 1;
         bone_list[b] = &bones[b];
     }
-    struct aiAnimMesh target = {0};
-    set_name(&target.mName, "up");
+    struct aiAnimMesh target = {0}, short_target = {0};
+    set_name(&target.mName, "up"), set_name(&short_target.mName, "short");
     target.mVertices = moved, target.mNumVertices = 3;
-    struct aiAnimMesh *targets[1] = {&target};
+    short_target.mVertices = moved, short_target.mNumVertices = 2;
+    struct aiAnimMesh *targets[2] = {&target, &short_target};
     struct aiMesh mesh = {0};
     set_name(&mesh.mName, "m");
     mesh.mPrimitiveTypes = aiPrimitiveType_TRIANGLE;
-    mesh.mNumVertices = 3, mesh.mVertices = verts, mesh.mNumFaces = 1, mesh.mFaces = &face;
+    mesh.mNumVertices = 3, mesh.mVertices = verts, mesh.mNumFaces = 3, mesh.mFaces = faces;
     mesh.mNumBones = BONES, mesh.mBones = bone_list;
-    mesh.mNumAnimMeshes = 1, mesh.mAnimMeshes = targets;
+    mesh.mNumAnimMeshes = 2, mesh.mAnimMeshes = targets;
     struct aiMesh *meshes[1] = {&mesh};
 
     /* one second at one tick a second: b0 turns from the identity to -(a
@@ -90,12 +98,15 @@ int main(void)
     anim.mDuration = 1.0, anim.mTicksPerSecond = 1.0;
     anim.mNumChannels = 1, anim.mChannels = channels;
     anim.mNumMorphMeshChannels = 1, anim.mMorphMeshChannels = morphs;
-    struct aiAnimation *anims[1] = {&anim};
+    struct aiAnimation still = {0}; /* no tick rate: 25 a second */
+    set_name(&still.mName, "still");
+    still.mDuration = 50.0;
+    struct aiAnimation *anims[2] = {&anim, &still};
 
     struct aiScene scene = {0};
     scene.mRootNode = &root;
     scene.mNumMeshes = 1, scene.mMeshes = meshes;
-    scene.mNumAnimations = 1, scene.mAnimations = anims;
+    scene.mNumAnimations = 2, scene.mAnimations = anims;
 
     skin_asset *a = NULL;
     const skin_asset_options opt = {SKIN_ASSET_OFFSET_AUTO, 65536}; /* (skin_asset_load turns 0 into 65536) */
@@ -116,6 +127,26 @@ int main(void)
         CHECK_CLOSE(w, (float)(BONES - i) / 44.0f, 1e-6);
     }
 
+    /* the other vertices: b0 alone, the skipped weights left out */
+    for (int v = 1; v < 3; ++v) {
+        CHECK_INT(((const uint16_t *)d->joints[0])[v], 0);
+        CHECK(((const float *)d->weights[0])[v] == 1.0f);
+        for (uint32_t i = 1; i < d->influence_count; ++i) CHECK(((const float *)d->weights[i])[v] == 0.0f);
+    }
+    CHECK_INT(a->report.unweighted_vertices, 0);
+    CHECK_INT(a->meshes[0].index_count, 3); /* the triangle alone */
+    CHECK_INT(a->meshes[0].indices[0], 0), CHECK_INT(a->meshes[0].indices[2], 2);
+    CHECK_INT(a->animation_count, 2);
+    CHECK(a->animation_durations[0] == 1.0 && a->animation_durations[1] == 2.0);
+    /* target 0 moves vertex 0 up (sparse: one vertex of three); target 1,
+     * of two vertices, has no deltas */
+    CHECK_INT(d->morph_target_count, 2);
+    if (d->morph_target_count == 2) {
+        const skin_morph_target *t = d->morph_targets;
+        CHECK(t[0].indices && t[0].count == 1 && t[0].indices[0] == 0 && t[0].dpz && t[0].dpz[0] == 1.0f);
+        CHECK(!t[1].dpx && !t[1].dnx && !t[1].dtx);
+    }
+
     /* halfway: the shortest arc, an eighth of a turn about z */
     uint32_t b0 = a->node_count;
     for (uint32_t n = 0; n < a->node_count; ++n)
@@ -133,13 +164,13 @@ int main(void)
         CHECK(q[2] * q[3] > 0); /* about +z: the same rotation as the keys */
 
         /* morph weights: 1e39 and beyond clamped to FLT_MAX, infinity as 0 */
-        float mw;
-        CHECK_INT(skin_asset_sample_morph_weights(c, 0, 0.0, &mw), SKIN_ASSET_OK);
-        CHECK(mw == FLT_MAX);
-        CHECK_INT(skin_asset_sample_morph_weights(c, 0, 0.5, &mw), SKIN_ASSET_OK);
-        CHECK(mw == FLT_MAX);
-        CHECK_INT(skin_asset_sample_morph_weights(c, 0, 1.0, &mw), SKIN_ASSET_OK);
-        CHECK(mw == 0.0f);
+        float mw[2];
+        CHECK_INT(skin_asset_sample_morph_weights(c, 0, 0.0, mw), SKIN_ASSET_OK);
+        CHECK(mw[0] == FLT_MAX && mw[1] == 0.0f);
+        CHECK_INT(skin_asset_sample_morph_weights(c, 0, 0.5, mw), SKIN_ASSET_OK);
+        CHECK(mw[0] == FLT_MAX);
+        CHECK_INT(skin_asset_sample_morph_weights(c, 0, 1.0, mw), SKIN_ASSET_OK);
+        CHECK(mw[0] == 0.0f);
     }
     skin_asset_cursor_free(c);
     skin_asset_free(a);
