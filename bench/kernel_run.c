@@ -58,6 +58,9 @@ static uint64_t rig_digest(const rig *r, size_t n, uint32_t k)
     return fnv1a(h, r->dual_quats, 64 * 8 * sizeof(float));
 }
 
+/* bytes rounded up to whole 4 KiB pages, as aligned_alloc(4096, ...) wants */
+static size_t pages(size_t bytes) { return (bytes + 4095) / 4096 * 4096; }
+
 int main(int argc, char **argv)
 {
     const char *method = argc > 1 ? argv[1] : "lbs";
@@ -92,11 +95,12 @@ int main(int argc, char **argv)
     if ((coherent ? rig_coherent(&r, &o) : rig_random(&r, &o)) != 0) return fprintf(stderr, "out of memory\n"), 1;
     for (uint32_t s = 0; grouped && s < k; ++s) /* u8 joints */
         for (size_t v = 0; v < n; ++v) ((uint8_t *)r.joints[s])[v] = ((uint8_t *)r.joints[s])[v & ~(size_t)15];
-    const size_t span = (n * sizeof(float) + 4095) / 4096 * 4096; /* a float stream in whole pages */
+    const size_t span = pages(n * sizeof(float)); /* a float stream in whole pages */
     char *block = NULL;
     if (strcmp(streams, "rig")) { /* 10 attribute, k joint and k weight streams, each span (+ 64 i) bytes on */
         const size_t step = streams[1] == 'p' ? 64 : 0;
-        if (!(block = aligned_alloc(4096, (10 + 2 * (size_t)k) * (span + step)))) return fprintf(stderr, "out of memory\n"), 1;
+        if (!(block = aligned_alloc(4096, pages((10 + 2 * (size_t)k) * (span + step)))))
+            return fprintf(stderr, "out of memory\n"), 1;
         const float **a[10] = {&r.mesh.px, &r.mesh.py, &r.mesh.pz, &r.mesh.nx, &r.mesh.ny,
                                &r.mesh.nz, &r.mesh.tx, &r.mesh.ty, &r.mesh.tz, &r.mesh.tw};
         size_t i = 0;
@@ -114,8 +118,8 @@ int main(int argc, char **argv)
     }
     /* 40 bytes per vertex; planar: 10 streams of whole pages, + 64 i bytes if apart */
     const size_t ostep = !strcmp(output, "soa-apart") ? 64 : 0;
-    float *out = soa      ? aligned_alloc(4096, 10 * (span + ostep))
-                 : stream ? aligned_alloc(4096, (n * 40 + 4095) / 4096 * 4096)
+    float *out = soa      ? aligned_alloc(4096, pages(10 * (span + ostep)))
+                 : stream ? aligned_alloc(4096, pages(n * 40))
                           : malloc(n * 40);
     baseline_palette bp;
     const baseline_fn run_baseline = baseline_for(skin_get_isa());

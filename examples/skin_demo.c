@@ -112,7 +112,7 @@ static int parse(int argc, char **argv, options *o)
             o->frames = (int)x;
         } else if (!strcmp(a, "--method") && (!strcmp(v, "lbs") || !strcmp(v, "dqs") || !strcmp(v, "both"))) {
             o->method_count = strcmp(v, "both") ? 1 : 2;
-            if (!strcmp(v, "dqs")) o->methods[0] = SKIN_DQS;
+            o->methods[0] = strcmp(v, "dqs") ? SKIN_LBS : SKIN_DQS; /* the last --method wins */
         } else if (!strcmp(a, "--png") || !strcmp(a, "-o")) {
             o->out = v;
         } else if (!strcmp(a, "--size") && sscanf(v, "%dx%d", &o->width, &o->height) == 2 && o->width >= 16 &&
