@@ -91,9 +91,9 @@ static skin_status prepare_output(const skin_mesh_desc *mesh, const skin_output 
      * argument, whichever of its pointers is NULL */
     if (job->normals && !mesh->nx && !mesh->ny && !mesh->nz) return SKIN_ERROR_MISSING_ATTRIBUTE;
     if (job->tangents && !mesh->tx && !mesh->ty && !mesh->tz && !mesh->tw) return SKIN_ERROR_MISSING_ATTRIBUTE;
-    if (misaligned(out->bounds)) return SKIN_ERROR_INVALID_STRIDE;
     if (job->normals && (!mesh->nx || !mesh->ny || !mesh->nz)) return SKIN_ERROR_NULL_ARGUMENT;
     if (job->tangents && (!mesh->tx || !mesh->ty || !mesh->tz || !mesh->tw)) return SKIN_ERROR_NULL_ARGUMENT;
+    if (misaligned(out->bounds)) return SKIN_ERROR_INVALID_STRIDE;
 
     if (out->layout == SKIN_LAYOUT_SOA) {
         job->soa = 1;
