@@ -2,6 +2,7 @@
  * against a memory-floor probe that moves the same bytes with no math.
  * One run measures everything and judges the bars of DESIGN.md section 6. */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1053,13 +1054,9 @@ static void candy(void)
 
 /* ----------------------------------------------------------------- JSON */
 
-static int write_json(const char *path)
+/* f: opened before the run, so that a path it cannot write fails at once */
+static int write_json(FILE *f)
 {
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        perror(path);
-        return 0;
-    }
     fprintf(f, "[");
     int first = 1;
     for (size_t i = 0; i < B.res_count; ++i) {
@@ -1095,11 +1092,20 @@ static void usage(FILE *f)
             "  --quick      only the cases the performance bars need (under a minute)\n"
             "  --isa NAME   measure only this ISA (scalar|sse2|avx2|avx512|neon); the scalar\n"
             "               reference is still measured where a bar needs it\n"
-            "  --reps N     at least N timed repetitions per case (default 15)\n"
-            "  --joints N   palette size of the random rigs (default 64)\n"
+            "  --reps N     at least N timed repetitions per CPU case (default 15)\n"
+            "  --joints N   palette size of the random rigs, 1..256 (default 64)\n"
             "  --json FILE  also write every measured case as a JSON array\n"
             "  --gpu        instead: the CPU path against the GPU path on a Vulkan device\n"
             "  --device D   with --gpu: device index or name substring (default: the first)\n");
+}
+
+/* A decimal argument in [lo, hi], the whole string; 0 otherwise. */
+static long whole_number(const char *s, long lo, long hi)
+{
+    char *end;
+    errno = 0;
+    const long v = strtol(s, &end, 10);
+    return errno == 0 && end != s && *end == '\0' && v >= lo && v <= hi ? v : 0;
 }
 
 int main(int argc, char **argv)
@@ -1112,8 +1118,8 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--gpu")) gpu = 1;
         else if (!strcmp(a, "--device") && v) device = v, ++i;
         else if (!strcmp(a, "--json") && v) json = v, ++i;
-        else if (!strcmp(a, "--reps") && v) B.min_reps = atoi(v), ++i;
-        else if (!strcmp(a, "--joints") && v) B.joints = (uint32_t)atoi(v), ++i;
+        else if (!strcmp(a, "--reps") && v) B.min_reps = (int)whole_number(v, 1, 1000000), ++i;
+        else if (!strcmp(a, "--joints") && v) B.joints = (uint32_t)whole_number(v, 1, 256), ++i;
         else if (!strcmp(a, "--isa") && v) {
             B.only = (skin_isa)-1;
             for (int s = SKIN_ISA_SCALAR; s <= SKIN_ISA_NEON; ++s)
@@ -1131,6 +1137,10 @@ int main(int argc, char **argv)
             return 2;
         }
     }
+    if (B.min_reps < 1 || B.joints < 1) {
+        fprintf(stderr, "skin-bench: --reps must be 1..1000000 and --joints 1..256\n");
+        return 2;
+    }
     if (gpu) { /* bench/vk/bench_gpu.c */
 #ifdef SKIN_BENCH_HAVE_VK
         int g = skin_bench_gpu(B.quick, device, json, stdout);
@@ -1141,11 +1151,11 @@ int main(int argc, char **argv)
         return 2;
 #endif
     }
-    if (B.min_reps < 1 || B.joints < 1 || B.joints > 256) {
-        fprintf(stderr, "skin-bench: --reps must be >= 1 and --joints 1..256\n");
+    FILE *json_file = json ? fopen(json, "w") : NULL;
+    if (json && !json_file) {
+        perror(json);
         return 2;
     }
-
     B.best = SKIN_ISA_SCALAR;
     for (int s = SKIN_ISA_SCALAR; s <= SKIN_ISA_NEON; ++s) {
         if (!skin_isa_supported((skin_isa)s) || (B.only && (int)B.only != s)) continue;
@@ -1177,7 +1187,7 @@ int main(int argc, char **argv)
     candy();
 
     int rc = 0;
-    if (json && !write_json(json)) rc = 1;
+    if (json_file && !write_json(json_file)) rc = 1, fprintf(stderr, "skin-bench: could not write %s\n", json);
 #ifdef SKIN_BENCH_HAVE_VK
     printf("\n");
     int vk = skin_bench_vk(B.quick, stdout);

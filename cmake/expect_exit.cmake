@@ -1,5 +1,5 @@
 # Runs EXE with ARGS (separated by |, which survives add_test) and fails unless it exits with STATUS and its
-# stderr contains MATCH: the demo's error paths (cmake -P, so no shell).
+# stderr contains MATCH: the demo's and the bench's error paths (cmake -P, so no shell).
 string(REPLACE "|" ";" ARGS "${ARGS}")
 execute_process(COMMAND ${EXE} ${ARGS} RESULT_VARIABLE status ERROR_VARIABLE err OUTPUT_QUIET)
 if(NOT status STREQUAL "${STATUS}")
