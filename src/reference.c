@@ -32,7 +32,7 @@ static vec3 apply3(const double *m, int row_stride, vec3 v)
 
 typedef struct vertex {
     vec3 p, n, t;
-    double tw;
+    float tw; /* copied as it is: through a double a signalling NaN would come back quiet */
 } vertex;
 
 static uint32_t clamped_joint(const skin_job *job, uint32_t i, size_t v)
@@ -141,9 +141,8 @@ static void morph(const skin_job *job, size_t v, vertex *x)
     for (int g = 0; g < 3; ++g) *attr[g] = add(*attr[g], sum[g]);
 }
 
-static void put(const skin_job *job, int c, size_t v, double value)
+static void put(const skin_job *job, int c, size_t v, float f)
 {
-    float f = (float)value;
     memcpy(job->dst[c] + v * job->dst_stride[c], &f, sizeof f);
 }
 
@@ -168,15 +167,15 @@ void skin_kernel_scalar(const skin_job *job)
             dqs(job, v, &x);
         if (job->normalize) x.n = normalized(x.n), x.t = normalized(x.t);
 
-        double out[SKIN_COMPONENTS] = {x.p.x, x.p.y, x.p.z, x.n.x, x.n.y,
-                                       x.n.z, x.t.x, x.t.y, x.t.z, x.tw};
-        for (int c = 0; c < SKIN_COMPONENTS; ++c) {
+        double out[SKIN_COMPONENTS - 1] = {x.p.x, x.p.y, x.p.z, x.n.x, x.n.y, x.n.z, x.t.x, x.t.y, x.t.z};
+        for (int c = 0; c < SKIN_COMPONENTS - 1; ++c) {
             int used = c < 3 || (c < 6 ? job->normals : job->tangents);
-            if (used && (c < 3 || job->vector_format == SKIN_VECTOR_F32)) put(job, c, v, out[c]);
+            if (used && (c < 3 || job->vector_format == SKIN_VECTOR_F32)) put(job, c, v, (float)out[c]);
         }
+        if (job->tangents && job->vector_format == SKIN_VECTOR_F32) put(job, 9, v, x.tw);
         if (job->vector_format != SKIN_VECTOR_F32) {
             if (job->normals) put_packed(job, 3, v, (float[4]){(float)out[3], (float)out[4], (float)out[5], 0.0f});
-            if (job->tangents) put_packed(job, 6, v, (float[4]){(float)out[6], (float)out[7], (float)out[8], (float)out[9]});
+            if (job->tangents) put_packed(job, 6, v, (float[4]){(float)out[6], (float)out[7], (float)out[8], x.tw});
         }
         if (job->bounds) {
             for (int c = 0; c < 3; ++c) {

@@ -550,6 +550,44 @@ static void golden_packed(void)
     CHECK_STATUS(skin_mesh(&mesh, &pal, SKIN_LBS, &soa, 0, 0), SKIN_ERROR_INVALID_FORMAT);
 }
 
+/* Tangent w is copied bit for bit, whatever it holds: signalling and quiet
+ * NaNs with payloads, -0, a denormal, infinities (the scalar reference kept
+ * it in a double, which quiets a signalling NaN).  21 vertices: a 16-lane
+ * block and a tail on every width.  Every ISA, LBS and DQS, two joints. */
+static void golden_tangent_w_bits(void)
+{
+    enum { V = 21 };
+    static const uint32_t patterns[] = {0x7f800001u, 0xff812345u, 0x7fc00abcu, 0x80000000u, 0x00000001u,
+                                        0xff800000u, 0x3f800000u, 0xbf800000u, 0x7fbfffffu};
+    float tw[V], one[V], zero[V], w0[V], w1[V], vtx[V][10];
+    uint8_t j0[V], j1[V];
+    for (int v = 0; v < V; ++v) {
+        memcpy(&tw[v], &patterns[v % 9], sizeof(float));
+        one[v] = 1, zero[v] = 0, w0[v] = 0.25f, w1[v] = 0.75f, j0[v] = 0, j1[v] = 2;
+    }
+    const skin_mesh_desc mesh = {V, one, zero, zero, zero, one, zero, one, zero, zero, tw, 2,
+                                 SKIN_JOINT_U8, SKIN_WEIGHT_F32, {j0, j1}, {w0, w1}, 0, NULL};
+    const skin_palette pal = {GOLDEN_JOINTS, golden_matrices, NULL, golden_dual_quats, NULL, NULL};
+    const skin_output out = {.position = vtx[0], .position_stride = 40, .normal = vtx[0] + 3,
+                             .normal_stride = 40, .tangent = vtx[0] + 6, .tangent_stride = 40};
+    for (int isa = SKIN_ISA_SCALAR; isa <= SKIN_ISA_NEON; ++isa) {
+        if (!skin_isa_supported((skin_isa)isa)) continue;
+        CHECK_STATUS(skin_set_isa((skin_isa)isa), SKIN_OK);
+        for (int method = SKIN_LBS; method <= SKIN_DQS; ++method) {
+            CHECK_STATUS(skin_mesh(&mesh, &pal, (skin_method)method, &out, 0, V), SKIN_OK);
+            for (int v = 0; v < V; ++v) {
+                uint32_t bits;
+                memcpy(&bits, &vtx[v][9], sizeof bits);
+                if (bits != patterns[v % 9])
+                    fprintf(stderr, "  %s %s vertex %d: tangent w changed\n", skin_isa_name((skin_isa)isa),
+                            method == SKIN_LBS ? "LBS" : "DQS", v);
+                CHECK_INT(bits, patterns[v % 9]);
+            }
+        }
+    }
+    CHECK_STATUS(skin_set_isa(SKIN_ISA_AUTO), SKIN_OK);
+}
+
 static void golden_bounds_edges(void)
 {
     golden_mesh g;
@@ -582,5 +620,6 @@ int main(void)
     golden_pivot();
     golden_packed();
     golden_bounds_edges();
+    golden_tangent_w_bits();
     return check_finish("test_golden");
 }
