@@ -514,8 +514,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
      * makes zero: scales are left out of this check.) */
     const int expect_finite = vs == SKIN_OK && small_pos && small_mw && rigid_pal && pal_jc == jc &&
                               !(method == SKIN_DQS && has_sc);
-    /* A bad morph list may have its deltas applied in part, differently
-     * for another split (skin.h): then only the bounds are checked. */
+    /* What a bad morph list adds is unspecified, and may differ between
+     * splits (skin.h): then only the bounds are checked. */
     const int split_exact = lists_ok;
 
     const skin_isa isas[] = {SKIN_ISA_SCALAR, SKIN_ISA_SSE2, SKIN_ISA_AVX2, SKIN_ISA_AVX512,

@@ -122,8 +122,10 @@ typedef enum skin_weight_format {
  *    indices in strictly increasing order, all < vertex_count; delta arrays
  *    hold `count` floats, entry e belonging to vertex indices[e].  Vertices
  *    not listed have zero deltas.  skin_validate checks the list (once, at
- *    load); skinning with an unsorted or out-of-range list never reads or
- *    writes out of bounds, but its deltas may be applied in part.
+ *    load).  Skinning with an unsorted or out-of-range list never reads or
+ *    writes out of bounds, but what it adds is unspecified: some deltas
+ *    may be left out, or added to another listed vertex of the same
+ *    block, and the result may differ between ISAs and splits.
  */
 typedef struct skin_morph_target {
     const uint32_t *indices; /**< NULL: dense */
