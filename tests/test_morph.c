@@ -367,6 +367,7 @@ static void test_bad_input(rig *r, morphs *m)
     idx[3] = 4000000000u;
     CHECK_STATUS(skin_validate(&mesh, pal.joint_count, &rep), SKIN_ERROR_MORPH_INDEX_RANGE);
     CHECK_INT(rep.morph_target, 7);
+    CHECK(rep.vertex == 4000000000u); /* the index's value, as for the order */
     CHECK_STATUS(skin_mesh(&mesh, &pal, SKIN_DQS, &out, 0, N), SKIN_OK);
     idx[3] = N;
     CHECK_STATUS(skin_validate(&mesh, pal.joint_count, &rep), SKIN_ERROR_MORPH_INDEX_RANGE);

@@ -103,8 +103,9 @@ typedef enum skin_joint_format {
 
 typedef enum skin_weight_format {
     SKIN_WEIGHT_F32 = 1,     /**< float weights, used as given */
-    SKIN_WEIGHT_UNORM16 = 2, /**< uint16_t, weight = value / 65535 */
-    SKIN_WEIGHT_UNORM8 = 3   /**< uint8_t,  weight = value / 255 */
+    SKIN_WEIGHT_UNORM16 = 2, /**< uint16_t, weight = value * (1.0f / 65535) in float:
+                                  exact at 0 and 65535, within 1 ulp of the quotient */
+    SKIN_WEIGHT_UNORM8 = 3   /**< uint8_t,  weight = value * (1.0f / 255), likewise */
 } skin_weight_format;
 
 /**
@@ -255,7 +256,9 @@ typedef enum skin_layout {
 #define SKIN_OUTPUT_STREAMING (1u << 0)
 /** Renormalise skinned normals (and tangent xyz) to unit length, at any
  *  finite length (those too short or long to square in float included); a
- *  zero vector stays zero. */
+ *  zero vector stays zero.  The SIMD kernels skin in float, so a vector
+ *  whose skinned components overflow float is not finite there and comes
+ *  out non-finite (the scalar reference, in double, may still normalise it). */
 #define SKIN_OUTPUT_NORMALIZE (1u << 1)
 #define SKIN_OUTPUT_ALL_FLAGS (SKIN_OUTPUT_STREAMING | SKIN_OUTPUT_NORMALIZE)
 
@@ -382,7 +385,10 @@ SKIN_API int skin_has_openmp(void);
 
 typedef struct skin_validation_report {
     skin_status status; /**< SKIN_OK or what is wrong with the first offender */
-    size_t vertex;      /**< first offending vertex (0 when status is SKIN_OK) */
+    size_t vertex;      /**< first offending vertex (0 when status is SKIN_OK); for
+                             SKIN_ERROR_MORPH_INDEX_ORDER/RANGE the offending
+                             index's value (the first entry not above the one
+                             before it, or not below vertex_count) */
     uint32_t slot;      /**< offending influence slot, or attribute index for
                              SKIN_ERROR_NON_FINITE (0..9 = px..tw; in a morph
                              target 0..8 = dpx..dtz) */
@@ -477,7 +483,8 @@ SKIN_API skin_status skin_dual_quat_to_matrix(const float dq[8], const float sca
  * Load-time weight normalisation of float weights in place: each vertex's
  * weights over influence_count slots are divided by their sum; a vertex whose
  * sum is zero gets weight 1 on slot 0 and 0 elsewhere.  Negative and
- * non-finite weights are set to zero first.
+ * non-finite weights are set to zero first.  Errors: NULL_ARGUMENT (weights
+ * or a slot NULL), INVALID_INFLUENCES (influence_count not 1..8).
  */
 SKIN_API skin_status skin_normalize_weights(size_t vertex_count, uint32_t influence_count,
                                             float *const *weights);
@@ -492,7 +499,8 @@ SKIN_API skin_status skin_normalize_weights(size_t vertex_count, uint32_t influe
  * rounding remainder going to the largest weight.  A u16 joint that does not
  * fit a u8 output returns SKIN_ERROR_INVALID_FORMAT; every joint is checked
  * before anything is written, so then no output is touched.
- * vertex_count > SIZE_MAX / 16: SKIN_ERROR_INVALID_COUNT.
+ * vertex_count > SIZE_MAX / 16: SKIN_ERROR_INVALID_COUNT; set_count not 1
+ * or 2: SKIN_ERROR_INVALID_INFLUENCES.
  */
 SKIN_API skin_status skin_deinterleave_influences(size_t vertex_count, uint32_t set_count,
                                                   skin_joint_format in_joint_format,
@@ -603,8 +611,9 @@ SKIN_API skin_status skin_normal_matrices(uint32_t count, const float *palette, 
  * a vertex leaves unused (1 - sum) applies the identity, so vertices with
  * small or no weights stay in place instead of collapsing towards the
  * origin.  Give one spare slot: slots 0..influence_count-2 hold the vertex's
- * weights (as loaded, not normalised), and the last slot receives joint
- * identity_joint with weight max(0, 1 - sum); sums above one are normalised.
+ * weights (as loaded, not normalised; negative and non-finite ones are set
+ * to zero), and the last slot receives joint identity_joint with weight
+ * max(0, 1 - sum); sums above one are normalised.
  * The caller's palette must hold the identity matrix (dual quaternion
  * 0 0 0 1 0 0 0 0) at identity_joint, e.g. one entry appended after the
  * joints.  joints/weights: influence_count planar slots of vertex_count.
