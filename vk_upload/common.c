@@ -128,7 +128,11 @@ VkResult vk_block_create(const vk_ctx *c, VkDeviceSize size, VkBufferUsageFlags 
         /* Check against the heap before asking Vulkan: an oversized request
          * is invalid usage, not an error the driver must report. */
         if (req.size > heap_budget(c, list[k], pick)) continue;
+        /* a buffer with a device address needs memory that has one */
+        const VkMemoryAllocateFlagsInfo address = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO,
+                                                   .flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT};
         VkMemoryAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+                                   .pNext = usage & VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT ? &address : NULL,
                                    .allocationSize = req.size,
                                    .memoryTypeIndex = (uint32_t)list[k]};
         r = c->fn.AllocateMemory(c->device, &ai, c->allocator, &b->memory);

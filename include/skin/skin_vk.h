@@ -7,7 +7,8 @@
  * queue you give it).
  *
  * The stream ring is one persistently mapped buffer split into region_count
- * regions (one per frame in flight).  Per frame:
+ * regions (one per frame in flight), each with a command buffer and a fence
+ * of the caller's (cmd[], fence[] below).  Per frame:
  *
  *   skin_vk_frame f;
  *   skin_vk_stream_acquire(ring, UINT64_MAX, &f);      // waits for the GPU if needed
@@ -15,9 +16,10 @@
  *   skin_vk_frame_alloc(ring, &f, mesh.vertex_count, &layout, &s);
  *   skin_mesh_parallel(&mesh, &palette, SKIN_LBS, &s.output, 0); // any layout
  *   //   or skin_vk_skin(&s, &mesh, &palette, SKIN_LBS, 0, n): range checked
- *   vkResetFences(dev, 1, &fence);                    // after acquire, see below
- *   skin_vk_stream_commit(ring, &f, cmd, fence);       // flush / record staging copy
- *   vkCmdBindVertexBuffers(cmd, 0, 1, &s.buffer, &s.offset); draw; submit(cmd, fence)
+ *   VkCommandBuffer c = cmd[f.region]; VkFence fe = fence[f.region];
+ *   vkResetFences(dev, 1, &fe); vkBeginCommandBuffer(c, ...); // after acquire, see below
+ *   skin_vk_stream_commit(ring, &f, c, fe);            // flush / record staging copy
+ *   vkCmdBindVertexBuffers(c, 0, 1, &s.buffer, &s.offset); draw; end; submit(c, fe)
  *
  * Conventions:
  *  - Ring and GPU functions return VkResult (skin_vk_frame_alloc too, which
@@ -131,11 +133,16 @@ typedef struct skin_vk_stream_create_info {
     /** Frames in flight; 0 means 2.  At most 16. */
     uint32_t region_count;
     uint32_t flags;                  /**< SKIN_VK_FORCE_* bits */
-    /** Extra usage bits for the buffer the GPU reads (e.g. INDEX_BUFFER). */
+    /** Extra usage bits for the buffer the GPU reads (e.g. INDEX_BUFFER),
+     *  given to vkCreateBuffer as they are.  With SHADER_DEVICE_ADDRESS
+     *  (which needs the device's bufferDeviceAddress feature) its memory is
+     *  allocated with VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT. */
     VkBufferUsageFlags extra_usage;
     /** Staging mode only: stage and access of the first use after the copy;
-     *  0 means VK_PIPELINE_STAGE_VERTEX_INPUT_BIT and
-     *  VK_ACCESS_VERTEX_ATTRIBUTE_READ_BIT. */
+     *  both 0 means VK_PIPELINE_STAGE_VERTEX_INPUT_BIT and
+     *  VK_ACCESS_VERTEX_ATTRIBUTE_READ_BIT; one of them 0 is
+     *  VK_ERROR_VALIDATION_FAILED_EXT (a default access may not suit the
+     *  stage given, or the reverse). */
     VkPipelineStageFlags staging_dst_stage;
     VkAccessFlags staging_dst_access;
     const VkAllocationCallbacks *allocator; /**< may be NULL */
@@ -202,7 +209,8 @@ typedef struct skin_vk_frame {
 /**
  * Acquires the next region in round-robin order.  If the region was committed
  * with a fence, waits for that fence (up to timeout ns) and then forgets it:
- * reset and reuse your fence only after acquire has returned for that region.
+ * reset and reuse your fence only after acquire has returned for that region,
+ * and keep it alive until then (or until the stream is destroyed).
  * Returns VK_SUCCESS; VK_TIMEOUT (nothing changes; call again);
  * VK_ERROR_TOO_MANY_OBJECTS when that region is still acquired and not
  * committed (more regions acquired than exist); or the fence wait's error.
@@ -218,7 +226,7 @@ SKIN_VK_API VkResult skin_vk_stream_acquire(skin_vk_stream *stream, uint64_t tim
  * (strided layout, SKIN_OUTPUT_STREAMING set, vector_format matching the
  * packing; you may add SKIN_OUTPUT_NORMALIZE or bounds).
  */
-typedef struct skin_vk_slot {
+typedef struct skin_vk_slot { /* filled in by the ring: change none of it */
     VkBuffer buffer;       /**< bind this ... */
     VkDeviceSize offset;   /**< ... at this offset (vkCmdBindVertexBuffers) */
     void *mapped;          /**< host address of vertex 0 */
@@ -268,7 +276,8 @@ SKIN_VK_API VkResult skin_vk_stream_commit(skin_vk_stream *stream, const skin_vk
  * tangents in its store step (the mapped memory is never read), honouring
  * SKIN_OUTPUT_NORMALIZE and bounds from slot->output.  Unlike calling
  * skin_mesh on slot->output directly, it checks the range against the slot
- * and refuses a slot whose layout was changed after allocation.
+ * and refuses a slot whose layout was changed after allocation (its
+ * vertex_count and mapped it trusts: a slot changed there is not checked).
  * mesh->vertex_count must equal slot->vertex_count.
  * Returns skin_mesh's status, or SKIN_ERROR_INVALID_RANGE, or
  * SKIN_ERROR_INVALID_STRIDE if slot->layout was changed after allocation.
@@ -302,8 +311,9 @@ typedef struct skin_vk_gpu_create_info {
     VkPhysicalDevice physical_device;
     VkDevice device;
     /** Stage and access of the first use of the output after the dispatch;
-     *  0 means VK_PIPELINE_STAGE_VERTEX_INPUT_BIT and
-     *  VK_ACCESS_VERTEX_ATTRIBUTE_READ_BIT. */
+     *  both 0 means VK_PIPELINE_STAGE_VERTEX_INPUT_BIT and
+     *  VK_ACCESS_VERTEX_ATTRIBUTE_READ_BIT; one of them 0 is
+     *  VK_ERROR_VALIDATION_FAILED_EXT. */
     VkPipelineStageFlags dst_stage;
     VkAccessFlags dst_access;
     const VkAllocationCallbacks *allocator; /**< may be NULL */
@@ -397,11 +407,12 @@ typedef struct skin_vk_gpu_call {
  * flushed when the ring flushes), so any number of meshes and instances of
  * one mesh may be skinned in one frame, each with its own palette, until the
  * region is full.  Records into cmd (recording, outside a render pass) the
- * dispatch and a SHADER_WRITE -> dst_access barrier, and binds a descriptor
- * set of the call's own (from descriptor pools the ring keeps per region,
- * created on demand, reset at acquire; at most 2048 calls per frame) covering
- * exactly its palette and slot.  The mesh's pipeline for the method is
- * created on the first call that uses it.  GPU slots and palettes are taken
+ * dispatch and a SHADER_WRITE -> dst_access barrier, and binds its compute
+ * pipeline, push constants and a descriptor set of the call's own (from
+ * descriptor pools the ring keeps per region, created on demand, reset at
+ * acquire; at most 2048 calls per frame) covering exactly its palette and
+ * slot: rebind your own compute state in cmd afterwards.  The mesh's
+ * pipeline for the method is created on the first call that uses it.  GPU slots and palettes are taken
  * from the end of the region, so in staging mode the commit's copy (of the
  * CPU-written start) never covers them; in staging mode the shader reads the
  * palette from the mapped staging buffer.  *slot receives buffer, offset,
@@ -480,8 +491,9 @@ typedef struct skin_vk_path_report {
     /** CPU path: skin_mesh_parallel into the ring, record, submit, fence, on
      *  the CPU clock (median ns per frame). */
     double cpu_ns_per_frame;
-    /** GPU path: palette upload, dispatch and barrier by GPU timestamps when
-     *  the queue has them (gpu_timestamps), else submit -> fence. */
+    /** GPU path: the dispatch and its barrier by GPU timestamps when the
+     *  queue has them (gpu_timestamps), else submit -> fence.  The palette's
+     *  copy into the mapped region is a host memcpy, outside the timestamps. */
     double gpu_ns_per_frame;
     double gpu_submit_ns_per_frame; /**< GPU path, submit -> fence, CPU clock */
     VkBool32 gpu_timestamps;

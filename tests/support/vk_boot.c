@@ -96,7 +96,7 @@ int vkb_create(const vkb_options *o, vkb *b, char *why, size_t why_size)
         .pUserData = b};
     VkApplicationInfo app = {.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
                              .pApplicationName = b->app_name,
-                             .apiVersion = VK_API_VERSION_1_1};
+                             .apiVersion = o->device_address ? VK_API_VERSION_1_2 : VK_API_VERSION_1_1};
     VkInstanceCreateInfo ii = {.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
                                .pNext = validation ? &mi : NULL,
                                .pApplicationInfo = &app,
@@ -141,7 +141,16 @@ int vkb_create(const vkb_options *o, vkb *b, char *why, size_t why_size)
                                   .queueFamilyIndex = b->family,
                                   .queueCount = 1,
                                   .pQueuePriorities = &prio};
+    VkPhysicalDeviceBufferDeviceAddressFeatures address = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_BUFFER_DEVICE_ADDRESS_FEATURES};
+    if (o->device_address && b->props.apiVersion >= VK_API_VERSION_1_2) {
+        VkPhysicalDeviceFeatures2 f2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &address};
+        vkGetPhysicalDeviceFeatures2(b->phys, &f2);
+        address.bufferDeviceAddressCaptureReplay = address.bufferDeviceAddressMultiDevice = VK_FALSE;
+        b->device_address = address.bufferDeviceAddress == VK_TRUE;
+    }
     VkDeviceCreateInfo di = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
+                             .pNext = b->device_address ? &address : NULL,
                              .queueCreateInfoCount = 1,
                              .pQueueCreateInfos = &qi};
     if ((r = vkCreateDevice(b->phys, &di, NULL, &b->device)) != VK_SUCCESS) {

@@ -24,6 +24,8 @@ typedef struct vkb_options {
      * substring of deviceName; NULL or "" picks by prefer_cpu. */
     const char *device;
     int prefer_cpu;             /* 1: a CPU-type device (lavapipe) when present, else the first */
+    int device_address;         /* 1: a Vulkan 1.2 instance, and the device's bufferDeviceAddress
+                                   feature enabled where it has it (vkb.device_address says) */
 } vkb_options;
 
 typedef struct vkb {
@@ -36,6 +38,7 @@ typedef struct vkb {
     VkDevice device;
     uint32_t family;
     VkQueue queue;
+    int device_address; /* bufferDeviceAddress is enabled */
     /* Warning-or-above validation messages so far; the messenger writes
      * here, so the vkb must not move between vkb_create and vkb_destroy. */
     int messages;

@@ -39,6 +39,11 @@ static void bad_arguments(vkh *h)
     ci = base_info(h, 4096, 0);
     ci.get_instance_proc_addr = vkGetInstanceProcAddr; /* but no instance */
     VKH_EXPECT(skin_vk_stream_create(&ci, &s) == VK_ERROR_VALIDATION_FAILED_EXT && !s);
+    ci = base_info(h, 4096, SKIN_VK_FORCE_STAGING); /* a stage without its access, and the reverse */
+    ci.staging_dst_stage = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
+    VKH_EXPECT(skin_vk_stream_create(&ci, &s) == VK_ERROR_VALIDATION_FAILED_EXT && !s);
+    ci.staging_dst_stage = 0, ci.staging_dst_access = VK_ACCESS_SHADER_READ_BIT;
+    VKH_EXPECT(skin_vk_stream_create(&ci, &s) == VK_ERROR_VALIDATION_FAILED_EXT && !s);
     skin_vk_stream_destroy(NULL);
     VKH_EXPECT(skin_vk_stream_mode(NULL) == 0 && skin_vk_stream_region_count(NULL) == 0 &&
                skin_vk_stream_flushes(NULL) == VK_FALSE && skin_vk_stream_region_size(NULL) == 0 &&

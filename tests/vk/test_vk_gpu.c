@@ -276,6 +276,11 @@ int main(void)
     gi.flags = 1u << 5;
     if (skin_vk_gpu_create(&gi, &gpu) != VK_ERROR_VALIDATION_FAILED_EXT || gpu) ++failed;
     gi.flags = 0;
+    gi.dst_stage = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT; /* without its access */
+    if (skin_vk_gpu_create(&gi, &gpu) != VK_ERROR_VALIDATION_FAILED_EXT || gpu) ++failed;
+    gi.dst_stage = 0, gi.dst_access = VK_ACCESS_SHADER_READ_BIT; /* without its stage */
+    if (skin_vk_gpu_create(&gi, &gpu) != VK_ERROR_VALIDATION_FAILED_EXT || gpu) ++failed;
+    gi.dst_access = 0;
     if (skin_vk_gpu_create(&gi, &gpu) != VK_SUCCESS) ++failed;
     skin_mesh_desc broken = r.mesh;
     broken.influence_count = 9;

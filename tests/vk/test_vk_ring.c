@@ -108,7 +108,8 @@ typedef struct in_flight {
     VkDeviceSize slot_offset[2]; /* in the readback region */
 } in_flight;
 
-static int run_case(vkh *h, mesh_case *meshes, uint32_t flags, skin_vk_packing packing)
+static int run_case(vkh *h, mesh_case *meshes, uint32_t flags, skin_vk_packing packing,
+                    VkBufferUsageFlags extra_usage)
 {
     skin_vk_vertex_layout layout;
     if (skin_vk_vertex_layout_init(SKIN_VK_NORMAL | SKIN_VK_TANGENT, packing, &layout) != SKIN_OK)
@@ -121,14 +122,15 @@ static int run_case(vkh *h, mesh_case *meshes, uint32_t flags, skin_vk_packing p
         .region_size = (n0 + n1) * layout.stride + 256,
         .region_count = IN_FLIGHT,
         .flags = flags,
+        .extra_usage = extra_usage,
         .staging_dst_stage = VK_PIPELINE_STAGE_VERTEX_INPUT_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
         .staging_dst_access = VK_ACCESS_VERTEX_ATTRIBUTE_READ_BIT | VK_ACCESS_TRANSFER_READ_BIT};
     skin_vk_stream *ring = NULL;
     VKH_CHECK(skin_vk_stream_create(&ci, &ring));
     skin_vk_memory_mode mode = skin_vk_stream_mode(ring);
     VkDeviceSize region = skin_vk_stream_region_size(ring);
-    printf("case flags=%u packing=%d: mode %s, flushes %u, region %llu B, alignment %llu\n",
-           flags, (int)packing, skin_vk_memory_mode_name(mode), skin_vk_stream_flushes(ring),
+    printf("case flags=%u packing=%d extra usage 0x%x: mode %s, flushes %u, region %llu B, alignment %llu\n",
+           flags, (int)packing, (unsigned)extra_usage, skin_vk_memory_mode_name(mode), skin_vk_stream_flushes(ring),
            (unsigned long long)region, (unsigned long long)skin_vk_stream_alignment(ring));
     int fail = 0;
     if ((flags & SKIN_VK_FORCE_STAGING) && mode != SKIN_VK_MEMORY_STAGING) fail = 1;
@@ -160,6 +162,11 @@ static int run_case(vkh *h, mesh_case *meshes, uint32_t flags, skin_vk_packing p
             skin_vk_frame fr;
             VKH_CHECK(skin_vk_stream_acquire(ring, UINT64_MAX, &fr)); /* waits on fence[f] */
             if (fr.region != (uint32_t)f) fail = 1;
+            if ((extra_usage & VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT) && i == 0) {
+                const VkBufferDeviceAddressInfo ai = {.sType = VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO,
+                                                      .buffer = fr.buffer};
+                if (vkGetBufferDeviceAddress(h->vk.device, &ai) == 0) fail = 1;
+            }
             if (fl[f].pending) { /* the frame that used this region before is done */
                 vkh_readback_invalidate(h, &rb);
                 for (int m = 0; m < 2; ++m)
@@ -243,7 +250,15 @@ int main(void)
                                       SKIN_VK_PACK_SNORM16};
     int failed = 0;
     for (int p = 0; p < 3; ++p)
-        for (int m = 0; m < 3; ++m) failed += run_case(&h, meshes, modes[m], packs[p]);
+        for (int m = 0; m < 3; ++m) failed += run_case(&h, meshes, modes[m], packs[p], 0);
+    /* A ring the GPU reads by address (an acceleration structure build's
+     * input): its memory must be allocated with an address too. */
+    if (h.vk.device_address)
+        for (int m = 0; m < 3; m += 2)
+            failed += run_case(&h, meshes, modes[m], SKIN_VK_PACK_FLOAT,
+                               VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT | VK_BUFFER_USAGE_INDEX_BUFFER_BIT);
+    else
+        printf("no bufferDeviceAddress: the device-address cases are not run\n");
     rig_free(&meshes[0].r);
     rig_free(&meshes[1].r);
     int messages = vkh_finish(&h);

@@ -73,7 +73,8 @@ int vkh_init(vkh *h, const char *test)
     memset(h, 0, sizeof *h);
     vkb_options o = {.app_name = test,
                      .validation = VKB_VALIDATION_SYNC,
-                     .queue_flags = VK_QUEUE_COMPUTE_BIT};
+                     .queue_flags = VK_QUEUE_COMPUTE_BIT,
+                     .device_address = 1};
     char why[128];
     int st = vkb_create(&o, &h->vk, why, sizeof why);
     if (st == VKB_NO_DEVICE) return no_device(test, why);

@@ -1,6 +1,7 @@
 /* Vulkan test harness: the shared bootstrap (tests/support/vk_boot.h) with
  * the Khronos validation layer and synchronization validation, a check that
- * they are live, a command pool, and read-back buffers. */
+ * they are live, a command pool, and read-back buffers.  The device has
+ * bufferDeviceAddress enabled where it supports it (h->vk.device_address). */
 #ifndef SKIN_VK_HARNESS_H
 #define SKIN_VK_HARNESS_H
 
