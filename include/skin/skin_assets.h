@@ -78,9 +78,11 @@ typedef struct skin_asset_report {
     size_t truncated_vertices;  /**< vertices with > 8 influences (8 largest kept, renormalised) */
     size_t renormalised_vertices; /**< vertices with at most 8 influences whose raw weight sum was off by > 1e-3 */
     size_t unweighted_vertices; /**< vertices with no weight (bound to bone 0 with weight 1) */
-    float min_weight_sum, max_weight_sum; /**< raw sums over weighted vertices */
+    float min_weight_sum, max_weight_sum; /**< raw sums over weighted vertices; both 1
+                                               when no vertex is weighted */
     uint32_t nodeless_bones;    /**< bones without a node: identity joints */
     uint32_t max_influences;    /**< most influences a vertex had before truncation */
+    /* (the counts cover skinned meshes: a mesh without bones adds nothing) */
 } skin_asset_report;
 
 /**
