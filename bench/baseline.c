@@ -17,7 +17,7 @@ static inline v4 fmadd(v4 a, v4 b, v4 c) { return simde_mm_fmadd_ps(a, b, c); }
 /* Stores x, y, z of v (12 bytes) without touching the 4th float. */
 static inline void store3(float *p, v4 v)
 {
-    simde_mm_storel_pi((simde__m64 *)(void *)p, v);
+    simde_mm_storeu_si64(p, simde_mm_castps_si128(v)); /* p: 4-byte aligned */
     simde_mm_store_ss(p + 2, simde_mm_movehl_ps(v, v));
 }
 

@@ -1370,7 +1370,7 @@ ALWAYS_INLINE void store_words(float *p, simde__m128 x, const int n)
     if (n == 4) {
         simde_mm_storeu_ps(p, x);
     } else {
-        if (n >= 2) simde_mm_storel_pi((simde__m64 *)p, x);
+        if (n >= 2) simde_mm_storeu_si64(p, simde_mm_castps_si128(x)); /* p: 4-byte aligned */
         if (n == 1) simde_mm_store_ss(p, x);
         if (n == 3) simde_mm_store_ss(p + 2, simde_mm_movehl_ps(x, x));
     }
