@@ -1,5 +1,7 @@
 # Runs EXE with ARGS (separated by |, which survives add_test) and fails unless it exits with STATUS and its
 # stderr contains MATCH: the demo's and the bench's error paths (cmake -P, so no shell).
+# EXE may be a command of several words too (an emulator and the program).
+string(REPLACE "|" ";" EXE "${EXE}")
 string(REPLACE "|" ";" ARGS "${ARGS}")
 execute_process(COMMAND ${EXE} ${ARGS} RESULT_VARIABLE status ERROR_VARIABLE err OUTPUT_QUIET)
 if(NOT status STREQUAL "${STATUS}")
