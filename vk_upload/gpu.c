@@ -76,7 +76,7 @@ VkResult skin_vk_gpu_create(const skin_vk_gpu_create_info *info, skin_vk_gpu **o
     }
     g->flags = info->flags;
     g->dst_stage = info->dst_stage ? info->dst_stage : VK_PIPELINE_STAGE_VERTEX_INPUT_BIT;
-    g->dst_access = info->dst_stage ? info->dst_access : VK_ACCESS_VERTEX_ATTRIBUTE_READ_BIT;
+    g->dst_access = info->dst_access ? info->dst_access : VK_ACCESS_VERTEX_ATTRIBUTE_READ_BIT;
     const vk_fns *f = &g->c.fn;
     VkDevice dev = g->c.device;
     VkDescriptorSetLayoutBinding b[2]; /* the streams, the morph targets */

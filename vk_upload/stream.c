@@ -108,8 +108,10 @@ VkResult skin_vk_stream_create(const skin_vk_stream_create_info *info, skin_vk_s
         return VK_ERROR_VALIDATION_FAILED_EXT;
     }
     s->region_count = info->region_count ? info->region_count : 2;
-    s->dst_stage = info->staging_dst_stage ? info->staging_dst_stage : VK_PIPELINE_STAGE_VERTEX_INPUT_BIT;
-    s->dst_access = info->staging_dst_stage ? info->staging_dst_access : VK_ACCESS_VERTEX_ATTRIBUTE_READ_BIT;
+    s->dst_stage = info->staging_dst_stage ? info->staging_dst_stage
+                                           : VK_PIPELINE_STAGE_VERTEX_INPUT_BIT;
+    s->dst_access = info->staging_dst_access ? info->staging_dst_access
+                                             : VK_ACCESS_VERTEX_ATTRIBUTE_READ_BIT;
     s->readable_formats = supported_formats(s, info->physical_device);
     const VkPhysicalDeviceLimits *lim = &s->c.props.limits;
     VkDeviceSize a = 64;

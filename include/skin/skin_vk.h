@@ -412,10 +412,10 @@ typedef struct skin_vk_gpu_call {
  * descriptor pools the ring keeps per region, created on demand, reset at
  * acquire; at most 2048 calls per frame) covering exactly its palette and
  * slot: rebind your own compute state in cmd afterwards.  The mesh's
- * pipeline for the method is created on the first call that uses it.  GPU slots and palettes are taken
- * from the end of the region, so in staging mode the commit's copy (of the
- * CPU-written start) never covers them; in staging mode the shader reads the
- * palette from the mapped staging buffer.  *slot receives buffer, offset,
+ * pipeline for the method is created on the first call that uses it.  GPU
+ * slots and palettes are taken from the end of the region, so in staging
+ * mode the commit's copy (of the CPU-written start) never covers them; in
+ * staging mode the shader reads the palette from the mapped staging buffer.  *slot receives buffer, offset,
  * vertex_count = count and the interleaved layout; slot->mapped is NULL (the
  * GPU writes it).
  *
