@@ -1413,6 +1413,56 @@ ALWAYS_INLINE void store_interleaved(char *dst, const vf *c, const int words, co
 }
 #endif
 
+#if W == 4
+/* snorm16 normals (e0 = 3, w 0) or tangents (e0 = 6) of 4 lanes: lo
+ * holds lanes 0 and 1's 8-byte vectors, hi lanes 2 and 3's.  The upper
+ * clamp in float (NaN -> 1), the lower one on the 16-bit words (16-bit
+ * saturation, then at least -32767): pack_vectors's bits. */
+ALWAYS_INLINE void snorm16_vectors(const vf *o, int e0, vi *lo, vi *hi)
+{
+    const vf one = v_set1(1.0f), scale = v_set1(32767.0f);
+    vi q[4];
+    UNROLL for (int c = 0; c < 4; ++c)
+        q[c] = c == 3 && e0 == 3 ? v_set1_i32(0) : v_round_i32(v_mul(v_min(o[e0 + c], one), scale));
+    v_snorm16_vectors(q[0], q[1], q[2], q[3], lo, hi);
+}
+
+/* A tight snorm16 vertex on 4 lanes, two stores a lane: its position
+ * (and a word past it, which the second store rewrites), then its normal
+ * and tangent, each lane's words interleaved in registers.  Against
+ * transposes and four or five stores a lane, SSE2 LBS-4 p+n+t 10k on Zen
+ * 5: 138.0 -> 134.2 instructions a vertex (callgrind), the bench's
+ * snorm16 / f32 1.17 -> 1.12.  Out of line: inlined, it took the block
+ * functions past GCC's growth limits, which then called v_fmadd out of
+ * line (f32 output 3-6% slower); with v_fmadd forced inline f32 still
+ * cost 3 instructions a vertex more, and 1010102 done this way 3.5 more
+ * than its transposes.  Not for streaming stores, which write each byte
+ * once. */
+static __attribute__((noinline)) void store_snorm16_lanes(const skin_job *job, const vf *o, size_t v,
+                                                          const int tangents)
+{
+    vi n[2], t[2];
+    snorm16_vectors(o, 3, &n[0], &n[1]);
+    if (tangents) snorm16_vectors(o, 6, &t[0], &t[1]);
+    vf xy[2], zz[2];
+    v_pair_lanes(o[0], o[1], &xy[0], &xy[1]);
+    v_pair_lanes(o[2], o[2], &zz[0], &zz[1]);
+    const size_t stride = job->dst_stride[0];
+    char *dst = job->dst[0] + v * stride;
+    UNROLL for (int l = 0; l < 4; ++l) {
+        const int r = v_pair_reg(l), h = v_pair_half(l);
+        char *rec = dst + (size_t)l * stride;
+        simde_mm_storeu_ps((float *)rec, h ? v_unpackhi64(xy[r], zz[r]) : v_unpacklo64(xy[r], zz[r]));
+        const vi a = n[l >> 1], b = tangents ? t[l >> 1] : a; /* lane l: the half l & 1 of each */
+        const vi nt = l & 1 ? simde_mm_unpackhi_epi64(a, b) : simde_mm_unpacklo_epi64(a, b);
+        if (tangents)
+            simde_mm_storeu_si128(rec + 12, nt);
+        else
+            simde_mm_storeu_si64(rec + 12, nt);
+    }
+}
+#endif
+
 /* The tight packed vertex from registers: groups of four words are
  * transposed so each lane's group is one 128-bit chunk, stored whole (or
  * its first 1..3 words): two or three stores a vertex.  On 8 lanes a
@@ -1423,6 +1473,12 @@ ALWAYS_INLINE void store_interleaved(char *dst, const vf *c, const int words, co
 ALWAYS_INLINE void store_tight_packed(const skin_job *job, const vf *o, size_t v, const skin_vector_format format,
                                       const int tangents)
 {
+#if W == 4
+    if (format == SKIN_VECTOR_SNORM16 && !job->streaming) {
+        store_snorm16_lanes(job, o, v, tangents);
+        return;
+    }
+#endif
     vf c[8];
     UNROLL for (int i = 0; i < 8; ++i) c[i] = v_zero();
     const int words = packed_words(format, tangents, o, c);

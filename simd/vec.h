@@ -598,6 +598,21 @@ static inline void v_transpose4(vf *a, vf *b, vf *c, vf *d)
 }
 
 #if SKIN_W == 4
+/* Four lanes' 16-bit vectors (x y z w) from their 32-bit components:
+ * saturated to 16 bits, then each at least -32767, interleaved so that
+ * *lo holds lanes 0 and 1 (8 bytes each) and *hi lanes 2 and 3. */
+static inline void v_snorm16_vectors(vi x, vi y, vi z, vi w, vi *lo, vi *hi)
+{
+    const simde__m128i least = simde_mm_set1_epi16(-32767);
+    const simde__m128i xy = simde_mm_max_epi16(simde_mm_packs_epi32(x, y), least); /* x0..x3 y0..y3 */
+    const simde__m128i zw = simde_mm_max_epi16(simde_mm_packs_epi32(z, w), least);
+    const simde__m128i xz = simde_mm_unpacklo_epi16(xy, zw), yw = simde_mm_unpackhi_epi16(xy, zw);
+    *lo = simde_mm_unpacklo_epi16(xz, yw);
+    *hi = simde_mm_unpackhi_epi16(xz, yw);
+}
+#endif
+
+#if SKIN_W == 4
 /* Lane l: the sum of t[l]'s four lanes, as (0 + 1) + (2 + 3).  NEON: three
  * pairwise adds (faddp); SSE2 has none: a transpose in place (t is
  * clobbered) and three adds. */

@@ -588,6 +588,85 @@ static void golden_tangent_w_bits(void)
     CHECK_STATUS(skin_set_isa(SKIN_ISA_AUTO), SKIN_OK);
 }
 
+/* The packed formats' clamps on values past [-1, 1], huge, infinite in w
+ * and NaN, by the header's rule (clamp to [-1, 1], NaN -> 1, round half to
+ * even), bit for bit: under the identity each finite component is exact,
+ * and a NaN component makes its whole vector NaN (0 * NaN).  21 vertices,
+ * tight records with and without tangents: a 16-lane block and a tail on
+ * every width.  Every ISA, LBS and DQS. */
+static int32_t expect_snorm(float f, float scale)
+{
+    if (isnan(f)) f = 1;
+    return (int32_t)nearbyintf((f < -1 ? -1 : f > 1 ? 1 : f) * scale);
+}
+
+static void golden_packed_clamps(void)
+{
+    enum { V = 21, TRIPLES = 7 };
+    static const float triples[TRIPLES][3] = {
+        {-1.5f, 1.5f, -1e30f},      {1e30f, -3e38f, 3e38f},        {-1.0000001f, 1.0000001f, -1},
+        {-0.99999994f, 0.99999994f, -0.0f}, {NAN, NAN, NAN},     {-0.25f, 0.001f, 0.75f},
+        {-0.5000153f, 0.5000153f, -0.9999695f}};
+    static const float tws[5] = {-1.5f, NAN, INFINITY, -INFINITY, -0.3f};
+    float n[3][V], t[4][V], zero[V], one[V];
+    uint8_t j[V];
+    for (int v = 0; v < V; ++v) {
+        for (int e = 0; e < 3; ++e) n[e][v] = triples[v % TRIPLES][e], t[e][v] = triples[(v + 3) % TRIPLES][e];
+        t[3][v] = tws[v % 5], zero[v] = 0, one[v] = 1, j[v] = 0;
+    }
+    const skin_mesh_desc mesh = {V, zero, zero, zero, n[0], n[1], n[2], t[0], t[1], t[2], t[3], 1,
+                                 SKIN_JOINT_U8, SKIN_WEIGHT_F32, {j}, {one}, 0, NULL};
+    const skin_palette pal = {GOLDEN_JOINTS, golden_matrices, NULL, golden_dual_quats, NULL, NULL};
+    for (int isa = SKIN_ISA_SCALAR; isa <= SKIN_ISA_NEON; ++isa) {
+        if (!skin_isa_supported((skin_isa)isa)) continue;
+        CHECK_STATUS(skin_set_isa((skin_isa)isa), SKIN_OK);
+        for (int method = SKIN_LBS; method <= SKIN_DQS; ++method)
+            for (int format = SKIN_VECTOR_SNORM16; format <= SKIN_VECTOR_1010102; ++format)
+                for (int tangents = 0; tangents < 2; ++tangents) {
+                    const int vw = format == SKIN_VECTOR_SNORM16 ? 8 : 4;
+                    const size_t stride = 12 + (size_t)vw * (tangents ? 2 : 1);
+                    unsigned char buf[V * 28 + 16];
+                    memset(buf, 0xA5, sizeof buf);
+                    const skin_output out = {.position = (float *)(void *)buf, .position_stride = stride,
+                                             .normal = (float *)(void *)(buf + 12), .normal_stride = stride,
+                                             .tangent = tangents ? (float *)(void *)(buf + 12 + vw) : NULL,
+                                             .tangent_stride = stride,
+                                             .vector_format = (skin_vector_format)format};
+                    CHECK_STATUS(skin_mesh(&mesh, &pal, (skin_method)method, &out, 0, V), SKIN_OK);
+                    CHECK(untouched(buf + V * stride, sizeof buf - V * stride));
+                    for (int v = 0; v < V; ++v)
+                        for (int g = 0; g < 1 + tangents; ++g) {
+                            float x[4] = {0, 0, 0, g ? t[3][v] : 0};
+                            for (int e = 0; e < 3; ++e) x[e] = g ? t[e][v] : n[e][v];
+                            uint32_t want[2];
+                            if (format == SKIN_VECTOR_SNORM16) {
+                                int32_t q[4];
+                                for (int e = 0; e < 4; ++e) q[e] = expect_snorm(x[e], 32767);
+                                want[0] = ((uint32_t)q[0] & 0xffffu) | (uint32_t)q[1] << 16;
+                                want[1] = ((uint32_t)q[2] & 0xffffu) | (uint32_t)q[3] << 16;
+                            } else {
+                                want[0] = ((uint32_t)expect_snorm(x[0], 511) & 0x3ffu) |
+                                          ((uint32_t)expect_snorm(x[1], 511) & 0x3ffu) << 10 |
+                                          ((uint32_t)expect_snorm(x[2], 511) & 0x3ffu) << 20 |
+                                          (uint32_t)expect_snorm(x[3], 1) << 30;
+                            }
+                            uint32_t got[2] = {0, 0};
+                            memcpy(got, buf + (size_t)v * stride + 12 + (size_t)(g * vw), (size_t)vw);
+                            for (int i = 0; i < vw / 4; ++i) {
+                                if (got[i] != want[i])
+                                    fprintf(stderr, "  %s %s %s%s vertex %d %s word %d: %08x, want %08x\n",
+                                            skin_isa_name((skin_isa)isa), method == SKIN_LBS ? "LBS" : "DQS",
+                                            format == SKIN_VECTOR_SNORM16 ? "snorm16" : "1010102",
+                                            tangents ? " pnt" : " pn", v, g ? "tangent" : "normal", i,
+                                            (unsigned)got[i], (unsigned)want[i]);
+                                CHECK_INT(got[i], want[i]);
+                            }
+                        }
+                }
+    }
+    CHECK_STATUS(skin_set_isa(SKIN_ISA_AUTO), SKIN_OK);
+}
+
 static void golden_bounds_edges(void)
 {
     golden_mesh g;
@@ -619,6 +698,7 @@ int main(void)
     golden_scale();
     golden_pivot();
     golden_packed();
+    golden_packed_clamps();
     golden_bounds_edges();
     golden_tangent_w_bits();
     return check_finish("test_golden");
