@@ -603,10 +603,13 @@ static int32_t expect_snorm(float f, float scale)
 static void golden_packed_clamps(void)
 {
     enum { V = 21, TRIPLES = 7 };
-    static const float triples[TRIPLES][3] = {
-        {-1.5f, 1.5f, -1e30f},      {1e30f, -3e38f, 3e38f},        {-1.0000001f, 1.0000001f, -1},
-        {-0.99999994f, 0.99999994f, -0.0f}, {NAN, NAN, NAN},     {-0.25f, 0.001f, 0.75f},
-        {-0.5000153f, 0.5000153f, -0.9999695f}};
+    static const float triples[TRIPLES][3] = {{-1.5f, 1.5f, -1e30f},
+                                              {1e30f, -3e38f, 3e38f},
+                                              {-1.0000001f, 1.0000001f, -1},
+                                              {-0.99999994f, 0.99999994f, -0.0f},
+                                              {NAN, NAN, NAN},
+                                              {-0.25f, 0.001f, 0.75f},
+                                              {-0.5000153f, 0.5000153f, -0.9999695f}};
     static const float tws[5] = {-1.5f, NAN, INFINITY, -INFINITY, -0.3f};
     float n[3][V], t[4][V], zero[V], one[V];
     uint8_t j[V];
