@@ -610,9 +610,7 @@ static inline void v_snorm16_vectors(vi x, vi y, vi z, vi w, vi *lo, vi *hi)
     *lo = simde_mm_unpacklo_epi16(xz, yw);
     *hi = simde_mm_unpackhi_epi16(xz, yw);
 }
-#endif
 
-#if SKIN_W == 4
 /* Lane l: the sum of t[l]'s four lanes, as (0 + 1) + (2 + 3).  NEON: three
  * pairwise adds (faddp); SSE2 has none: a transpose in place (t is
  * clobbered) and three adds. */
