@@ -509,6 +509,91 @@ static skin_asset_status asset_from_scene(const struct aiScene *scene, int owns,
     return SKIN_ASSET_OK;
 }
 
+/* A vertex's data that assimp's join of identical vertices does not compare
+ * (it looks at the vertex's own attributes only): its bone weights, bone
+ * and weight bits in bone order, and every morph target's attributes, as
+ * FNV-1a of their 32-bit words.  n: m->mNumVertices entries. */
+static uint64_t word_hash(uint64_t h, const void *p)
+{
+    uint32_t w;
+    memcpy(&w, p, sizeof w);
+    return (h ^ w) * 0x100000001b3ull;
+}
+static void unjoinable_hashes(const struct aiMesh *m, uint64_t *h)
+{
+    const size_t n = m->mNumVertices;
+    for (size_t v = 0; v < n; ++v) h[v] = 0xcbf29ce484222325ull;
+    for (unsigned b = 0; b < m->mNumBones; ++b)
+        for (unsigned k = 0; k < m->mBones[b]->mNumWeights; ++k) {
+            const struct aiVertexWeight *w = &m->mBones[b]->mWeights[k];
+            if (w->mVertexId < n) h[w->mVertexId] = word_hash(word_hash(h[w->mVertexId], &b), &w->mWeight);
+        }
+    for (unsigned a = 0; m->mAnimMeshes && a < m->mNumAnimMeshes; ++a) {
+        const struct aiAnimMesh *t = m->mAnimMeshes[a];
+        if (!t || t->mNumVertices != n) continue;
+        const struct aiVector3D *attr[3] = {t->mVertices, t->mNormals, t->mTangents};
+        for (int g = 0; g < 3; ++g)
+            for (size_t v = 0; attr[g] && v < n; ++v)
+                h[v] = word_hash(word_hash(word_hash(h[v], &attr[g][v].x), &attr[g][v].y), &attr[g][v].z);
+    }
+}
+
+/* Joins identical vertices (assimp's aiProcess_JoinIdenticalVertices) in
+ * an imported scene, and counts in *unjoinable the vertices it made of
+ * vertices whose bone weights or morph targets differ (such a scene is to
+ * be imported again without the join).  The join keeps faces in order, so
+ * face corners pair each vertex with the one it became.  Errors:
+ * OUT_OF_MEMORY (the scene unchanged), FILE (assimp failed, and released
+ * the scene: *scene NULL). */
+static skin_asset_status join_vertices(const struct aiScene **scene, size_t *unjoinable)
+{
+    *unjoinable = 0;
+    const unsigned mesh_count = (*scene)->mNumMeshes;
+    size_t corners = 0, vertices = 0;
+    for (unsigned i = 0; i < mesh_count; ++i) {
+        const struct aiMesh *m = (*scene)->mMeshes[i];
+        vertices += m->mNumVertices;
+        for (unsigned f = 0; f < m->mNumFaces; ++f) corners += m->mFaces[f].mNumIndices;
+    }
+    uint32_t *corner = malloc(corners * sizeof *corner + 1); /* the faces' indices before the join */
+    uint64_t *before = malloc(vertices * sizeof *before + 1), *after = malloc(vertices * sizeof *after + 1);
+    size_t *first = malloc((mesh_count + 1) * sizeof *first); /* mesh i's vertices: before[first[i] ..] */
+    uint8_t *seen = malloc(vertices + 1); /* per vertex after the join: 1 hashed, 2 counted */
+    if (!corner || !before || !after || !first || !seen) {
+        free(corner), free(before), free(after), free(first), free(seen);
+        return SKIN_ASSET_ERROR_OUT_OF_MEMORY;
+    }
+    size_t c = 0;
+    first[0] = 0;
+    for (unsigned i = 0; i < mesh_count; ++i) {
+        const struct aiMesh *m = (*scene)->mMeshes[i];
+        unjoinable_hashes(m, before + first[i]);
+        first[i + 1] = first[i] + m->mNumVertices;
+        for (unsigned f = 0; f < m->mNumFaces; ++f)
+            for (unsigned k = 0; k < m->mFaces[f].mNumIndices; ++k) corner[c++] = m->mFaces[f].mIndices[k];
+    }
+    *scene = aiApplyPostProcessing(*scene, aiProcess_JoinIdenticalVertices);
+    c = 0;
+    for (unsigned i = 0; *scene && i < mesh_count; ++i) {
+        const struct aiMesh *m = (*scene)->mMeshes[i];
+        const uint64_t *h = before + first[i];
+        const size_t raw = first[i + 1] - first[i];
+        memset(seen, 0, m->mNumVertices);
+        for (unsigned f = 0; f < m->mNumFaces && c < corners; ++f)
+            for (unsigned k = 0; k < m->mFaces[f].mNumIndices && c < corners; ++k, ++c) {
+                const uint32_t j = m->mFaces[f].mIndices[k];
+                if (j >= m->mNumVertices || corner[c] >= raw) continue; /* (validated: not reached) */
+                if (!seen[j]) {
+                    seen[j] = 1, after[j] = h[corner[c]];
+                } else if (seen[j] == 1 && after[j] != h[corner[c]]) {
+                    seen[j] = 2, ++*unjoinable;
+                }
+            }
+    }
+    free(corner), free(before), free(after), free(first), free(seen);
+    return *scene ? SKIN_ASSET_OK : SKIN_ASSET_ERROR_FILE;
+}
+
 skin_asset_status skin_asset_load(const char *path, const skin_asset_options *options, skin_asset **out)
 {
     last_error[0] = 0;
@@ -522,9 +607,21 @@ skin_asset_status skin_asset_load(const char *path, const skin_asset_options *op
     /* The scene validated before the other steps: on some malformed files
      * they stop the process by an assertion (assimp 5.2's triangulation on
      * its own invalid/OutOfMemory.off), where validation refuses the file. */
-    const struct aiScene *scene =
-        aiImportFile(path, aiProcess_ValidateDataStructure | aiProcess_Triangulate | aiProcess_JoinIdenticalVertices |
-                               aiProcess_CalcTangentSpace);
+    const unsigned steps = aiProcess_ValidateDataStructure | aiProcess_Triangulate | aiProcess_GenSmoothNormals |
+                           aiProcess_CalcTangentSpace;
+    const struct aiScene *scene = aiImportFile(path, steps);
+    size_t unjoinable = 0;
+    if (scene && scene->mRootNode) {
+        const skin_asset_status st = join_vertices(&scene, &unjoinable);
+        if (st == SKIN_ASSET_ERROR_OUT_OF_MEMORY) {
+            aiReleaseImport(scene);
+            return st;
+        }
+        if (unjoinable) { /* the same file again, every vertex kept */
+            aiReleaseImport(scene);
+            scene = aiImportFile(path, steps);
+        }
+    }
     if (!scene || !scene->mRootNode) {
         snprintf(last_error, sizeof last_error, "%s: %s", path, aiGetErrorString());
         if (scene) aiReleaseImport(scene);
@@ -536,7 +633,9 @@ skin_asset_status skin_asset_load(const char *path, const skin_asset_options *op
         if (plain) aiReleaseImport(plain);
         return SKIN_ASSET_ERROR_FILE;
     }
-    return asset_from_scene(scene, 1, path, opt, out);
+    const skin_asset_status st = asset_from_scene(scene, 1, path, opt, out);
+    if (!st) (*out)->report.unjoined_vertices = unjoinable;
+    return st;
 }
 
 skin_asset_status skin_asset_find_animation(const skin_asset *asset, const char *name, uint32_t *index)

@@ -39,6 +39,12 @@
 #include <string.h>
 #include <unistd.h>
 
+/* The loader's import steps, for the tests that read the same file with
+ * assimp itself (the loader joins identical vertices as a second step). */
+#define ASSET_FLAGS                                                                                        \
+    (aiProcess_Triangulate | aiProcess_GenSmoothNormals | aiProcess_JoinIdenticalVertices |               \
+     aiProcess_CalcTangentSpace)
+
 typedef struct model_case {
     const char *path;
     uint32_t meshes, vertices0, bones0, animations;
@@ -187,8 +193,7 @@ static void test_model(const char *dir, const model_case *mc, skin_isa isa)
     skin_asset *a = NULL;
     CHECK_STATUS((skin_status)skin_asset_load(path, NULL, &a), SKIN_OK);
     if (!a) return;
-    const struct aiScene *scene = aiImportFile(path, aiProcess_Triangulate | aiProcess_JoinIdenticalVertices |
-                                                         aiProcess_CalcTangentSpace);
+    const struct aiScene *scene = aiImportFile(path, ASSET_FLAGS);
     CHECK(scene != NULL);
     CHECK_INT(a->mesh_count, mc->meshes);
     CHECK_INT(a->meshes[0].desc.vertex_count, mc->vertices0);
@@ -403,7 +408,7 @@ static void test_unweighted_vertex(void)
 
 /* ------------------------------------------------------------ morph targets */
 
-#define ASSET_FLAGS (aiProcess_Triangulate | aiProcess_JoinIdenticalVertices | aiProcess_CalcTangentSpace)
+
 
 /* Writes text to a new temporary .gltf file; path receives its name. */
 static int write_temp(const char *text, char path[64])
@@ -416,6 +421,90 @@ static int write_temp(const char *text, char path[64])
     CHECK(write(fd, text, len) == (ssize_t)len);
     close(fd);
     return 1;
+}
+
+/* Two triangles of six vertices, vertex 4 at vertex 2's position with its
+ * normal: in join_weights_gltf bound to the other joint, in
+ * join_morph_gltf the only vertex its target moves (dz = 1). */
+static const char join_weights_gltf[] =
+    "{\"asset\":{\"version\":\"2.0\"},\"scene\":0,\"scenes\":[{\"nodes\":[0,1,2]}],\"nodes\":[{\"mes"
+    "h\":0,\"skin\":0},{\"name\":\"j0\"},{\"name\":\"j1\",\"translation\":[0,0,5]}],\"skins\":[{\"joi"
+    "nts\":[1,2],\"inverseBindMatrices\":5}],\"meshes\":[{\"primitives\":[{\"attributes\":{\"PO"
+    "SITION\":0,\"NORMAL\":1,\"JOINTS_0\":3,\"WEIGHTS_0\":4},\"indices\":2}]}],\"buffers\":[{\"by"
+    "teLength\":404,\"uri\":\"data:application/octet-stream;base64,AAAAAAAAAAAAAAAAAACAPw"
+    "AAAAAAAAAAAAAAAAAAgD8AAAAAAACAPwAAgD8AAAAAAAAAAAAAgD8AAAAAAACAPwAAAAAAAAAAAAAAAA"
+    "AAAAAAAIA/AAAAAAAAAAAAAIA/AAAAAAAAAAAAAIA/AAAAAAAAAAAAAIA/AAAAAAAAAAAAAIA/AAAAAA"
+    "AAAAAAAIA/AAABAAIAAwAEAAUAAAAAAAAAAAAAAAAAAAAAAAEAAAAAAAAAAACAPwAAAAAAAAAAAAAAAA"
+    "AAgD8AAAAAAAAAAAAAAAAAAIA/AAAAAAAAAAAAAAAAAACAPwAAAAAAAAAAAAAAAAAAgD8AAAAAAAAAAA"
+    "AAAAAAAIA/AAAAAAAAAAAAAAAAAACAPwAAAAAAAAAAAAAAAAAAAAAAAIA/AAAAAAAAAAAAAAAAAAAAAA"
+    "AAgD8AAAAAAAAAAAAAAAAAAAAAAACAPwAAgD8AAAAAAAAAAAAAAAAAAAAAAACAPwAAAAAAAAAAAAAAAA"
+    "AAAAAAAIA/AAAAAAAAAAAAAAAAAAAAAAAAgD8=\"}],\"bufferViews\":[{\"buffer\":0,\"byteOffset"
+    "\":0,\"byteLength\":72},{\"buffer\":0,\"byteOffset\":72,\"byteLength\":72},{\"buffer\":0,\"b"
+    "yteOffset\":144,\"byteLength\":12},{\"buffer\":0,\"byteOffset\":156,\"byteLength\":24},{\""
+    "buffer\":0,\"byteOffset\":180,\"byteLength\":96},{\"buffer\":0,\"byteOffset\":276,\"byteLe"
+    "ngth\":128}],\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":6,\"type\":\""
+    "VEC3\",\"min\":[0,0,0],\"max\":[1,1,0]},{\"bufferView\":1,\"componentType\":5126,\"count\":"
+    "6,\"type\":\"VEC3\"},{\"bufferView\":2,\"componentType\":5123,\"count\":6,\"type\":\"SCALAR\"}"
+    ",{\"bufferView\":3,\"componentType\":5121,\"count\":6,\"type\":\"VEC4\"},{\"bufferView\":4,\""
+    "componentType\":5126,\"count\":6,\"type\":\"VEC4\"},{\"bufferView\":5,\"componentType\":512"
+    "6,\"count\":2,\"type\":\"MAT4\"}]}";
+
+static const char join_morph_gltf[] =
+    "{\"asset\":{\"version\":\"2.0\"},\"scene\":0,\"scenes\":[{\"nodes\":[0]}],\"nodes\":[{\"mesh\":0"
+    "}],\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0,\"NORMAL\":1},\"indices\":2,"
+    "\"targets\":[{\"POSITION\":3}]}],\"weights\":[1.0]}],\"buffers\":[{\"byteLength\":228,\"uri"
+    "\":\"data:application/octet-stream;base64,AAAAAAAAAAAAAAAAAACAPwAAAAAAAAAAAAAAAAAA"
+    "gD8AAAAAAACAPwAAgD8AAAAAAAAAAAAAgD8AAAAAAACAPwAAAAAAAAAAAAAAAAAAAAAAAIA/AAAAAAAA"
+    "AAAAAIA/AAAAAAAAAAAAAIA/AAAAAAAAAAAAAIA/AAAAAAAAAAAAAIA/AAAAAAAAAAAAAIA/AAABAAIA"
+    "AwAEAAUAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+    "AAAAAIA/AAAAAAAAAAAAAAAA\"}],\"bufferViews\":[{\"buffer\":0,\"byteOffset\":0,\"byteLengt"
+    "h\":72},{\"buffer\":0,\"byteOffset\":72,\"byteLength\":72},{\"buffer\":0,\"byteOffset\":144"
+    ",\"byteLength\":12},{\"buffer\":0,\"byteOffset\":156,\"byteLength\":72}],\"accessors\":[{\""
+    "bufferView\":0,\"componentType\":5126,\"count\":6,\"type\":\"VEC3\",\"min\":[0,0,0],\"max\":["
+    "1,1,0]},{\"bufferView\":1,\"componentType\":5126,\"count\":6,\"type\":\"VEC3\"},{\"bufferVi"
+    "ew\":2,\"componentType\":5123,\"count\":6,\"type\":\"SCALAR\"},{\"bufferView\":3,\"component"
+    "Type\":5126,\"count\":6,\"type\":\"VEC3\",\"min\":[0,0,0],\"max\":[0,0,1]}]}";
+
+/* assimp's join compares a vertex's own attributes only: a vertex that
+ * differs from its twin in its weights or morph deltas keeps its own. */
+static void test_join_keeps_distinct_vertices(void)
+{
+    const char *const files[2] = {join_weights_gltf, join_morph_gltf};
+    for (int i = 0; i < 2; ++i) {
+        char path[64];
+        if (!write_temp(files[i], path)) continue;
+        skin_asset *a = NULL;
+        CHECK_STATUS((skin_status)skin_asset_load(path, NULL, &a), SKIN_OK);
+        unlink(path);
+        if (!a) continue;
+        const skin_mesh_desc *d = &a->meshes[0].desc;
+        CHECK_INT(d->vertex_count, 6);
+        CHECK_INT(a->report.unjoined_vertices, 1);
+        if (i == 0) {
+            const uint16_t *j = d->joints[0];
+            CHECK(j[2] == 0 && j[4] == 1);
+        } else {
+            CHECK_INT(d->morph_target_count, 1);
+            const skin_morph_target *t = &d->morph_targets[0];
+            CHECK(t->indices && t->count == 1 && t->indices[0] == 4 && t->dpz && t->dpz[0] == 1.0f);
+        }
+        skin_asset_free(a);
+    }
+}
+
+/* A mesh whose file has no normals gets smooth ones (glTF's simple_skin). */
+static void test_generated_normals(const char *dir)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/glTF2/simple_skin/simple_skin.gltf", dir);
+    skin_asset *a = NULL;
+    CHECK_STATUS((skin_status)skin_asset_load(path, NULL, &a), SKIN_OK);
+    if (!a) return;
+    const skin_mesh_desc *d = &a->meshes[0].desc;
+    CHECK(d->nx && d->ny && d->nz);
+    for (size_t v = 0; d->nx && v < d->vertex_count; ++v)
+        CHECK(fabs(sqrt(d->nx[v] * d->nx[v] + d->ny[v] * d->ny[v] + d->nz[v] * d->nz[v]) - 1.0) < 1e-5);
+    skin_asset_free(a);
 }
 
 /* Target j's weight at key k, straight from assimp (0 if the key does not list it). */
@@ -858,5 +947,7 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) test_model(argv[1], &cases[i], isa);
     test_bad_input(argv[1]);
     test_unweighted_vertex();
+    test_join_keeps_distinct_vertices();
+    test_generated_normals(argv[1]);
     return check_finish("test_assets");
 }

@@ -9,7 +9,10 @@
  *  - meshes: every skinned mesh as SoA streams (px..tw) and planar influence
  *    slots (u16 joints into the mesh's own bone list, f32 weights), at most
  *    SKIN_MAX_INFLUENCES a vertex sorted by weight, normalised, plus triangle
- *    indices; each bone has its node and its inverse bind matrix.  A mesh
+ *    indices; each bone has its node and its inverse bind matrix.  assimp
+ *    imports them triangulated, with smooth normals made for a mesh whose
+ *    file has none, tangents where it has texture coordinates, and identical
+ *    vertices joined (see skin_asset_report.unjoined_vertices).  A mesh
  *    without bones but with morph targets is loaded too, as a rigid mesh:
  *    one bone, its own node (see skin_asset_mesh.rigid);
  *  - morph targets (blend shapes) of each mesh as skin_morph_target deltas
@@ -82,6 +85,10 @@ typedef struct skin_asset_report {
                                                when no vertex is weighted */
     uint32_t nodeless_bones;    /**< bones without a node: identity joints */
     uint32_t max_influences;    /**< most influences a vertex had before truncation */
+    size_t unjoined_vertices;   /**< vertices that assimp's join of identical vertices (which compares
+                                     a vertex's own attributes only) would have made of vertices whose
+                                     bone weights or morph targets differ; when not 0 the file is loaded
+                                     without the join: more vertices, none merged */
     /* (the counts cover skinned meshes: a mesh without bones adds nothing) */
 } skin_asset_report;
 
