@@ -85,6 +85,14 @@ static int number(const char *s, double lo, double hi, double *v)
     return s && end != s && *end == '\0' && *v >= lo && *v <= hi;
 }
 
+/* --size WxH: both 16..8192, nothing after them. */
+static int size(const char *s, int *width, int *height)
+{
+    int end = 0;
+    return sscanf(s, "%dx%d%n", width, height, &end) == 2 && s[end] == '\0' && *width >= 16 && *height >= 16 &&
+           *width <= 8192 && *height <= 8192;
+}
+
 static int parse(int argc, char **argv, options *o)
 {
     *o = (options){.out = "skin-demo.png", .time = -1, .frames = 1, .methods = {SKIN_LBS, SKIN_DQS},
@@ -102,7 +110,7 @@ static int parse(int argc, char **argv, options *o)
             if (o->asset) return usage("more than one ASSET");
             o->asset = a, takes = 0;
         } else if (!v) {
-            fprintf(stderr, "skin-demo: %s needs a value\n", a);
+            fprintf(stderr, "skin-demo: %s: not an option, or its value is missing\n", a);
             return usage("bad option");
         } else if (!strcmp(a, "--anim")) {
             o->anim = v;
@@ -115,8 +123,7 @@ static int parse(int argc, char **argv, options *o)
             o->methods[0] = strcmp(v, "dqs") ? SKIN_LBS : SKIN_DQS; /* the last --method wins */
         } else if (!strcmp(a, "--png") || !strcmp(a, "-o")) {
             o->out = v;
-        } else if (!strcmp(a, "--size") && sscanf(v, "%dx%d", &o->width, &o->height) == 2 && o->width >= 16 &&
-                   o->height >= 16 && o->width <= 8192 && o->height <= 8192) {
+        } else if (!strcmp(a, "--size") && size(v, &o->width, &o->height)) {
         } else if (!strcmp(a, "--threads") && number(v, 0, 1024, &x) && x == floor(x)) {
             o->threads = (int)x;
         } else if (!strcmp(a, "--joints") && number(v, 2, 255, &x) && x == floor(x)) {
@@ -374,6 +381,7 @@ static int run(scene *s, const options *o)
                 if (st != SKIN_OK) {
                     fprintf(stderr, "skin-demo: skin_mesh_parallel: %s\n", skin_status_string(st));
                     rc = 1;
+                    break;
                 }
                 for (int c = 0; c < 3; ++c) box[c] = fminf(box[c], b[c]), box[c + 3] = fmaxf(box[c + 3], b[c + 3]);
             }
