@@ -65,8 +65,9 @@ void demo_label(uint8_t *rgba, int width, int height, int x, int y, int scale, c
 /* Writes rgba (width x height) as PNG. 0 or 1 (printed). */
 int demo_write_png(const char *path, const uint8_t *rgba, int width, int height);
 /* Reads path back: it must be width x height; counts the pixels that differ
- * from the background (label pixels aside) in each of cols x rows panels (covered[], row-major)
- * and in the 16 middle columns of each (middle[]).  0 or 1 (printed). */
+ * from the background (label pixels aside) in each of cols x rows panels
+ * (covered[], row-major) and in the 16 middle columns of each (middle[]).
+ * 0 or 1 (printed). */
 int demo_read_png_coverage(const char *path, int width, int height, int cols, int rows, long *covered,
                            long *middle);
 

@@ -425,7 +425,9 @@ static int write_temp(const char *text, char path[64])
 
 /* Two triangles of six vertices, vertex 4 at vertex 2's position with its
  * normal: in join_weights_gltf bound to the other joint, in
- * join_morph_gltf the only vertex its target moves (dz = 1). */
+ * join_morph_gltf the only vertex its target moves (dz = 1).  Vertex 5
+ * repeats vertex 1 in everything, and stays too: the file is read again
+ * without the join. */
 static const char join_weights_gltf[] =
     "{\"asset\":{\"version\":\"2.0\"},\"scene\":0,\"scenes\":[{\"nodes\":[0,1,2]}],\"nodes\":[{\"mes"
     "h\":0,\"skin\":0},{\"name\":\"j0\"},{\"name\":\"j1\",\"translation\":[0,0,5]}],\"skins\":[{\"joi"
