@@ -510,9 +510,11 @@ static skin_asset_status asset_from_scene(const struct aiScene *scene, int owns,
 }
 
 /* A vertex's data that assimp's join of identical vertices does not compare
- * (it looks at the vertex's own attributes only): its bone weights, bone
- * and weight bits in bone order, and every morph target's attributes, as
- * FNV-1a of their 32-bit words.  n: m->mNumVertices entries. */
+ * (it looks at the vertex's own attributes only): its bone weights that
+ * load_influences keeps (> 0; assimp's glTF importer gives a joint without
+ * weights a weight 0 on vertex 0), bone and weight bits in bone order, and
+ * every morph target's attributes, as FNV-1a of their 32-bit words.
+ * n: m->mNumVertices entries. */
 static uint64_t word_hash(uint64_t h, const void *p)
 {
     uint32_t w;
@@ -526,7 +528,8 @@ static void unjoinable_hashes(const struct aiMesh *m, uint64_t *h)
     for (unsigned b = 0; b < m->mNumBones; ++b)
         for (unsigned k = 0; k < m->mBones[b]->mNumWeights; ++k) {
             const struct aiVertexWeight *w = &m->mBones[b]->mWeights[k];
-            if (w->mVertexId < n) h[w->mVertexId] = word_hash(word_hash(h[w->mVertexId], &b), &w->mWeight);
+            if (w->mVertexId < n && w->mWeight > 0.0f)
+                h[w->mVertexId] = word_hash(word_hash(h[w->mVertexId], &b), &w->mWeight);
         }
     for (unsigned a = 0; m->mAnimMeshes && a < m->mNumAnimMeshes; ++a) {
         const struct aiAnimMesh *t = m->mAnimMeshes[a];

@@ -86,11 +86,12 @@ typedef struct skin_asset_report {
                                                when no vertex is weighted */
     uint32_t nodeless_bones;    /**< bones without a node: identity joints */
     uint32_t max_influences;    /**< most influences a vertex had before truncation */
-    size_t unjoined_vertices;   /**< vertices that assimp's join of identical vertices (which compares
-                                     a vertex's own attributes only) would have made of vertices whose
-                                     bone weights or morph targets differ; when not 0 the file is loaded
-                                     without the join: more vertices, none merged */
-    /* (the counts cover skinned meshes: a mesh without bones adds nothing) */
+    /* (the counts above cover skinned meshes: a mesh without bones adds nothing) */
+    size_t unjoined_vertices;   /**< vertices (of any mesh) that assimp's join of identical vertices,
+                                     which compares a vertex's own attributes only, would have made of
+                                     vertices whose weights (those > 0) or morph targets differ; when
+                                     not 0 the file is loaded without the join: more vertices, none
+                                     merged */
 } skin_asset_report;
 
 /**
