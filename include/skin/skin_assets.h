@@ -12,8 +12,8 @@
  *    indices; each bone has its node and its inverse bind matrix.  assimp
  *    imports them triangulated, with smooth normals made for a mesh whose
  *    file has none (its morph targets then move no normals), tangents
- *    where it has texture coordinates, and identical
- *    vertices joined (see skin_asset_report.unjoined_vertices).  A mesh
+ *    where it has texture coordinates, and identical vertices joined (see
+ *    skin_asset_report.unjoined_vertices).  A mesh
  *    without bones but with morph targets is loaded too, as a rigid mesh:
  *    one bone, its own node (see skin_asset_mesh.rigid);
  *  - morph targets (blend shapes) of each mesh as skin_morph_target deltas
