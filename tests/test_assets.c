@@ -428,28 +428,31 @@ static int write_temp(const char *text, char path[64])
  * join_morph_gltf the only vertex its target moves (dz = 1).  Vertex 5
  * repeats vertex 1 in everything, and stays too: the file is read again
  * without the join. */
-static const char join_weights_gltf[] =
-    "{\"asset\":{\"version\":\"2.0\"},\"scene\":0,\"scenes\":[{\"nodes\":[0,1,2]}],\"nodes\":[{\"mes"
-    "h\":0,\"skin\":0},{\"name\":\"j0\"},{\"name\":\"j1\",\"translation\":[0,0,5]}],\"skins\":[{\"joi"
-    "nts\":[1,2],\"inverseBindMatrices\":5}],\"meshes\":[{\"primitives\":[{\"attributes\":{\"PO"
-    "SITION\":0,\"NORMAL\":1,\"JOINTS_0\":3,\"WEIGHTS_0\":4},\"indices\":2}]}],\"buffers\":[{\"by"
-    "teLength\":404,\"uri\":\"data:application/octet-stream;base64,AAAAAAAAAAAAAAAAAACAPw"
-    "AAAAAAAAAAAAAAAAAAgD8AAAAAAACAPwAAgD8AAAAAAAAAAAAAgD8AAAAAAACAPwAAAAAAAAAAAAAAAA"
-    "AAAAAAAIA/AAAAAAAAAAAAAIA/AAAAAAAAAAAAAIA/AAAAAAAAAAAAAIA/AAAAAAAAAAAAAIA/AAAAAA"
-    "AAAAAAAIA/AAABAAIAAwAEAAUAAAAAAAAAAAAAAAAAAAAAAAEAAAAAAAAAAACAPwAAAAAAAAAAAAAAAA"
-    "AAgD8AAAAAAAAAAAAAAAAAAIA/AAAAAAAAAAAAAAAAAACAPwAAAAAAAAAAAAAAAAAAgD8AAAAAAAAAAA"
-    "AAAAAAAIA/AAAAAAAAAAAAAAAAAACAPwAAAAAAAAAAAAAAAAAAAAAAAIA/AAAAAAAAAAAAAAAAAAAAAA"
-    "AAgD8AAAAAAAAAAAAAAAAAAAAAAACAPwAAgD8AAAAAAAAAAAAAAAAAAAAAAACAPwAAAAAAAAAAAAAAAA"
-    "AAAAAAAIA/AAAAAAAAAAAAAAAAAAAAAAAAgD8=\"}],\"bufferViews\":[{\"buffer\":0,\"byteOffset"
-    "\":0,\"byteLength\":72},{\"buffer\":0,\"byteOffset\":72,\"byteLength\":72},{\"buffer\":0,\"b"
-    "yteOffset\":144,\"byteLength\":12},{\"buffer\":0,\"byteOffset\":156,\"byteLength\":24},{\""
-    "buffer\":0,\"byteOffset\":180,\"byteLength\":96},{\"buffer\":0,\"byteOffset\":276,\"byteLe"
-    "ngth\":128}],\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":6,\"type\":\""
-    "VEC3\",\"min\":[0,0,0],\"max\":[1,1,0]},{\"bufferView\":1,\"componentType\":5126,\"count\":"
-    "6,\"type\":\"VEC3\"},{\"bufferView\":2,\"componentType\":5123,\"count\":6,\"type\":\"SCALAR\"}"
-    ",{\"bufferView\":3,\"componentType\":5121,\"count\":6,\"type\":\"VEC4\"},{\"bufferView\":4,\""
-    "componentType\":5126,\"count\":6,\"type\":\"VEC4\"},{\"bufferView\":5,\"componentType\":512"
-    "6,\"count\":2,\"type\":\"MAT4\"}]}";
+/* The skinned glTF of two triangles on joints j0 and j1, its buffer (base64) given. */
+#define JOIN_SKIN_GLTF(BUFFER) \
+    "{\"asset\":{\"version\":\"2.0\"},\"scene\":0,\"scenes\":[{\"nodes\":[0,1,2]}],\"nodes\":[{\"mes" \
+    "h\":0,\"skin\":0},{\"name\":\"j0\"},{\"name\":\"j1\",\"translation\":[0,0,5]}],\"skins\":[{\"joi" \
+    "nts\":[1,2],\"inverseBindMatrices\":5}],\"meshes\":[{\"primitives\":[{\"attributes\":{\"PO" \
+    "SITION\":0,\"NORMAL\":1,\"JOINTS_0\":3,\"WEIGHTS_0\":4},\"indices\":2}]}],\"buffers\":[{\"by" \
+    "teLength\":404,\"uri\":\"data:application/octet-stream;base64," \
+    BUFFER \
+    "\"}],\"bufferViews\":[{\"buffer\":0,\"byteOffset\":0,\"byteLength\":72},{\"buffer\":0,\"byte" \
+    "Offset\":72,\"byteLength\":72},{\"buffer\":0,\"byteOffset\":144,\"byteLength\":12},{\"buff" \
+    "er\":0,\"byteOffset\":156,\"byteLength\":24},{\"buffer\":0,\"byteOffset\":180,\"byteLength" \
+    "\":96},{\"buffer\":0,\"byteOffset\":276,\"byteLength\":128}],\"accessors\":[{\"bufferView\"" \
+    ":0,\"componentType\":5126,\"count\":6,\"type\":\"VEC3\",\"min\":[0,0,0],\"max\":[1,1,0]},{\"b" \
+    "ufferView\":1,\"componentType\":5126,\"count\":6,\"type\":\"VEC3\"},{\"bufferView\":2,\"comp" \
+    "onentType\":5123,\"count\":6,\"type\":\"SCALAR\"},{\"bufferView\":3,\"componentType\":5121," \
+    "\"count\":6,\"type\":\"VEC4\"},{\"bufferView\":4,\"componentType\":5126,\"count\":6,\"type\":\"" \
+    "VEC4\"},{\"bufferView\":5,\"componentType\":5126,\"count\":2,\"type\":\"MAT4\"}]}"
+static const char join_weights_gltf[] = JOIN_SKIN_GLTF(
+    "AAAAAAAAAAAAAAAAAACAPwAAAAAAAAAAAAAAAAAAgD8AAAAAAACAPwAAgD8AAAAAAAAAAAAAgD8AAAAA"
+    "AACAPwAAAAAAAAAAAAAAAAAAAAAAAIA/AAAAAAAAAAAAAIA/AAAAAAAAAAAAAIA/AAAAAAAAAAAAAIA/"
+    "AAAAAAAAAAAAAIA/AAAAAAAAAAAAAIA/AAABAAIAAwAEAAUAAAAAAAAAAAAAAAAAAAAAAAEAAAAAAAAA"
+    "AACAPwAAAAAAAAAAAAAAAAAAgD8AAAAAAAAAAAAAAAAAAIA/AAAAAAAAAAAAAAAAAACAPwAAAAAAAAAA"
+    "AAAAAAAAgD8AAAAAAAAAAAAAAAAAAIA/AAAAAAAAAAAAAAAAAACAPwAAAAAAAAAAAAAAAAAAAAAAAIA/"
+    "AAAAAAAAAAAAAAAAAAAAAAAAgD8AAAAAAAAAAAAAAAAAAAAAAACAPwAAgD8AAAAAAAAAAAAAAAAAAAAA"
+    "AACAPwAAAAAAAAAAAAAAAAAAAAAAAIA/AAAAAAAAAAAAAAAAAAAAAAAAgD8=");
 
 static const char join_morph_gltf[] =
     "{\"asset\":{\"version\":\"2.0\"},\"scene\":0,\"scenes\":[{\"nodes\":[0]}],\"nodes\":[{\"mesh\":0"
@@ -470,28 +473,14 @@ static const char join_morph_gltf[] =
 /* The skinned file of join_weights_gltf with every vertex on joint 0 and
  * vertex 5 at vertex 0 (normal too): joint 1 has no weights, which assimp's
  * glTF importer lists as weight 0 on vertex 0; both twins join. */
-static const char join_unweighted_joint_gltf[] =
-    "{\"asset\":{\"version\":\"2.0\"},\"scene\":0,\"scenes\":[{\"nodes\":[0,1,2]}],\"nodes\":[{\"mes"
-    "h\":0,\"skin\":0},{\"name\":\"j0\"},{\"name\":\"j1\",\"translation\":[0,0,5]}],\"skins\":[{\"joi"
-    "nts\":[1,2],\"inverseBindMatrices\":5}],\"meshes\":[{\"primitives\":[{\"attributes\":{\"PO"
-    "SITION\":0,\"NORMAL\":1,\"JOINTS_0\":3,\"WEIGHTS_0\":4},\"indices\":2}]}],\"buffers\":[{\"by"
-    "teLength\":404,\"uri\":\"data:application/octet-stream;base64,AAAAAAAAAAAAAAAAAACAPw"
-    "AAAAAAAAAAAAAAAAAAgD8AAAAAAACAPwAAgD8AAAAAAAAAAAAAgD8AAAAAAAAAAAAAAAAAAAAAAAAAAA"
-    "AAAAAAAIA/AAAAAAAAAAAAAIA/AAAAAAAAAAAAAIA/AAAAAAAAAAAAAIA/AAAAAAAAAAAAAIA/AAAAAA"
-    "AAAAAAAIA/AAABAAIAAwAEAAUAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAACAPwAAAAAAAAAAAAAAAA"
-    "AAgD8AAAAAAAAAAAAAAAAAAIA/AAAAAAAAAAAAAAAAAACAPwAAAAAAAAAAAAAAAAAAgD8AAAAAAAAAAA"
-    "AAAAAAAIA/AAAAAAAAAAAAAAAAAACAPwAAAAAAAAAAAAAAAAAAAAAAAIA/AAAAAAAAAAAAAAAAAAAAAA"
-    "AAgD8AAAAAAAAAAAAAAAAAAAAAAACAPwAAgD8AAAAAAAAAAAAAAAAAAAAAAACAPwAAAAAAAAAAAAAAAA"
-    "AAAAAAAIA/AAAAAAAAAAAAAAAAAAAAAAAAgD8=\"}],\"bufferViews\":[{\"buffer\":0,\"byteOffset"
-    "\":0,\"byteLength\":72},{\"buffer\":0,\"byteOffset\":72,\"byteLength\":72},{\"buffer\":0,\"b"
-    "yteOffset\":144,\"byteLength\":12},{\"buffer\":0,\"byteOffset\":156,\"byteLength\":24},{\""
-    "buffer\":0,\"byteOffset\":180,\"byteLength\":96},{\"buffer\":0,\"byteOffset\":276,\"byteLe"
-    "ngth\":128}],\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":6,\"type\":\""
-    "VEC3\",\"min\":[0,0,0],\"max\":[1,1,0]},{\"bufferView\":1,\"componentType\":5126,\"count\":"
-    "6,\"type\":\"VEC3\"},{\"bufferView\":2,\"componentType\":5123,\"count\":6,\"type\":\"SCALAR\"}"
-    ",{\"bufferView\":3,\"componentType\":5121,\"count\":6,\"type\":\"VEC4\"},{\"bufferView\":4,\""
-    "componentType\":5126,\"count\":6,\"type\":\"VEC4\"},{\"bufferView\":5,\"componentType\":512"
-    "6,\"count\":2,\"type\":\"MAT4\"}]}";
+static const char join_unweighted_joint_gltf[] = JOIN_SKIN_GLTF(
+    "AAAAAAAAAAAAAAAAAACAPwAAAAAAAAAAAAAAAAAAgD8AAAAAAACAPwAAgD8AAAAAAAAAAAAAgD8AAAAA"
+    "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAIA/AAAAAAAAAAAAAIA/AAAAAAAAAAAAAIA/AAAAAAAAAAAAAIA/"
+    "AAAAAAAAAAAAAIA/AAAAAAAAAAAAAIA/AAABAAIAAwAEAAUAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+    "AACAPwAAAAAAAAAAAAAAAAAAgD8AAAAAAAAAAAAAAAAAAIA/AAAAAAAAAAAAAAAAAACAPwAAAAAAAAAA"
+    "AAAAAAAAgD8AAAAAAAAAAAAAAAAAAIA/AAAAAAAAAAAAAAAAAACAPwAAAAAAAAAAAAAAAAAAAAAAAIA/"
+    "AAAAAAAAAAAAAAAAAAAAAAAAgD8AAAAAAAAAAAAAAAAAAAAAAACAPwAAgD8AAAAAAAAAAAAAAAAAAAAA"
+    "AACAPwAAAAAAAAAAAAAAAAAAAAAAAIA/AAAAAAAAAAAAAAAAAAAAAAAAgD8=");
 
 /* assimp's join compares a vertex's own attributes only: a vertex that
  * differs from its twin in its weights or morph deltas keeps its own. */
