@@ -1073,7 +1073,8 @@ ALWAYS_INLINE void sparse_add(morph_plan *p, const float *const *src, float (*ou
             uint32_t count;
             const uint32_t named = sparse_lanes(s->idx, cur[k], s->count - cur[k], (uint32_t)(first + o), &count);
             if (!count) continue;
-            const v_expander ex = v_expander_for(named);
+            /* whole loads where the list has W entries from the cursor */
+            const v_expander ex = v_expander_for(named, s->count - cur[k] >= W);
             const vf w = v_set1(s->w);
             /* Each target's lists advance a few entries a block, too many
              * slow streams for the hardware prefetcher: every 16 vertices,
