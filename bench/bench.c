@@ -1,6 +1,8 @@
-/* skin-bench: skinning kernels per ISA against the scalar reference and
- * against a memory-floor probe that moves the same bytes with no math.
- * One run measures everything and judges the bars of DESIGN.md section 6. */
+/* skin-bench: skinning kernels per ISA against the per-vertex baseline
+ * (baseline.h), a memory-floor probe that moves the same bytes with no math
+ * (floor.h) and an arithmetic floor that does the math and moves no more
+ * than it must (arith.h).  One run measures everything and judges the bars
+ * of DESIGN.md section 6. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <math.h>
@@ -13,6 +15,7 @@
 #endif
 
 #include "baseline.h"
+#include "arith.h"
 #include "floor.h"
 #include "rig.h"
 #include "skin/skin.h"
@@ -24,14 +27,14 @@
 #endif
 
 enum { ATTR_P = 1, ATTR_PN = 2, ATTR_PNT = 3 };
-enum { METHOD_FLOOR = 0, METHOD_BASELINE = 3 }; /* besides SKIN_LBS, SKIN_DQS */
+enum { METHOD_FLOOR = 0, METHOD_BASELINE = 3, METHOD_ARITH = 4 }; /* besides SKIN_LBS, SKIN_DQS */
 
 /* Output formats of normals and tangents (skin_output.vector_format). */
 enum { OUT_F32 = SKIN_VECTOR_F32, OUT_SNORM16 = SKIN_VECTOR_SNORM16, OUT_1010102 = SKIN_VECTOR_1010102 };
 static const char *const output_format_names[] = {"f32", "snorm16", "1010102"};
 
 typedef struct bcase {
-    int method;    /* METHOD_FLOOR, METHOD_BASELINE, SKIN_LBS or SKIN_DQS */
+    int method;    /* METHOD_FLOOR, METHOD_BASELINE, METHOD_ARITH, SKIN_LBS or SKIN_DQS */
     skin_isa isa;  /* unused (0) for the floor; the build's tier for the baseline */
     int k;         /* influences */
     int attrs;     /* ATTR_* */
@@ -130,7 +133,8 @@ static const char *rig_name(int r)
 static const char *attr_name(int a) { return a == ATTR_P ? "p" : a == ATTR_PN ? "pn" : "pnt"; }
 static const char *method_name(int m)
 {
-    return m == SKIN_LBS ? "lbs" : m == SKIN_DQS ? "dqs" : m == METHOD_BASELINE ? "baseline" : "floor";
+    return m == SKIN_LBS ? "lbs" : m == SKIN_DQS ? "dqs" : m == METHOD_BASELINE ? "baseline"
+         : m == METHOD_ARITH ? "arith" : "floor";
 }
 static size_t float_streams(int attrs) { return attrs == ATTR_P ? 3 : attrs == ATTR_PN ? 6 : 10; }
 static size_t jsize(int packed) { return packed ? 1 : 2; }
@@ -411,7 +415,32 @@ typedef struct runner {
     uint32_t (*floor_fn)(const floor_job *, size_t, size_t);
     baseline_fn baseline;
     const baseline_palette *columns;
+    arith_fn arith;
+    arith_job arith_job;
 } runner;
+
+/* The arithmetic floor's palette in lanes (arith.h): the first
+ * ARITH_BLOCKS blocks' matrices, used in turn, a few KiB that stay in L1
+ * like the palette the kernels read. */
+enum { ARITH_BLOCKS = 4 };
+static float arith_lanes[ARITH_BLOCKS * SKIN_MAX_INFLUENCES * 12 * 16];
+
+static void arith_init(runner *r, const bcase *c, const dataset *d)
+{
+    int w = 0;
+    r->arith = arith_for(c->isa, &w);
+    arith_job *j = &r->arith_job;
+    for (int s = 0; s < 10; ++s) j->in[s] = d->s[s], j->out[s] = O.soa[s];
+    for (int i = 0; i < c->k; ++i) j->weights[i] = d->w[i];
+    for (int b = 0; b < ARITH_BLOCKS; ++b)
+        for (int i = 0; i < c->k; ++i)
+            for (int l = 0; l < w; ++l) {
+                const uint32_t jt = ((const uint16_t *)d->j[i])[b * w + l];
+                for (int e = 0; e < 12; ++e)
+                    arith_lanes[((b * c->k + i) * 12 + e) * w + l] = d->matrices[12 * (size_t)jt + (size_t)e];
+            }
+    j->lanes = arith_lanes, j->lane_blocks = ARITH_BLOCKS, j->k = c->k;
+}
 
 static void runner_init(runner *r, const bcase *c, const dataset *d)
 {
@@ -422,6 +451,7 @@ static void runner_init(runner *r, const bcase *c, const dataset *d)
     r->palette = &d->palette;
     r->columns = &d->columns;
     if (c->method == METHOD_BASELINE) r->baseline = baseline_for(c->isa);
+    if (c->method == METHOD_ARITH) arith_init(r, c, d);
     if (c->attrs < ATTR_PN) r->mesh.nx = r->mesh.ny = r->mesh.nz = NULL;
     if (c->attrs < ATTR_PNT) r->mesh.tx = r->mesh.ty = r->mesh.tz = r->mesh.tw = NULL;
     if (c->morph != MORPH_NONE) {
@@ -496,6 +526,10 @@ static int run_once(const runner *r)
         }
 #endif
         r->baseline(&r->mesh, r->columns, O.inter, stride, 0, c->n);
+        return 1;
+    }
+    if (c->method == METHOD_ARITH) {
+        r->arith(&r->arith_job, 0, c->n);
         return 1;
     }
     if (c->morph == MORPH_DENSE_2PASS || c->morph == MORPH_SPARSE_2PASS) {
@@ -651,6 +685,13 @@ static void measure_cases(const bcase *c, int count, result *r)
             fprintf(stderr, "skin-bench: no baseline build for %s\n", skin_isa_name(c[m].isa));
             exit(2);
         }
+        int lanes;
+        if (c[m].method == METHOD_ARITH && (c[m].packed || c[m].threads != 1 || c[m].morph ||
+                                            c[m].attrs != ATTR_PNT || !arith_for(c[m].isa, &lanes) ||
+                                            c[m].n % (size_t)lanes)) {
+            fprintf(stderr, "skin-bench: no arithmetic floor for this case\n");
+            exit(2);
+        }
         /* the cases in turn share the dispatched ISA, so skin's cases of a
          * pair must name the same one */
         const int is_skin = runs_skin(&c[m]);
@@ -758,6 +799,14 @@ static bcase baseline_of(const bcase *c)
 
 static int has_baseline(skin_isa isa) { return baseline_for(isa) != NULL; }
 
+/* The arithmetic floor of an LBS case (arith.h): planar output. */
+static bcase arith_of(const bcase *c)
+{
+    bcase a = baseline_of(c);
+    a.method = METHOD_ARITH, a.soa = 1;
+    return a;
+}
+
 /* Thread counts 1..nproc at 10k and 100k vertices (LBS-4 p+n+t, best ISA). */
 static void thread_sweep(void)
 {
@@ -842,6 +891,9 @@ static bcase dqs(skin_isa isa, size_t n) { return kcase(SKIN_DQS, isa, 4, ATTR_P
 static double r_base10(skin_isa i) { bcase c = lbs(i, K10); return ratio(baseline_of(&c), c, 1); }
 static double r_base100(skin_isa i) { bcase c = lbs(i, K100); return ratio(baseline_of(&c), c, 0); }
 static double r_floor100(skin_isa i) { bcase c = lbs(i, K100); return ratio(c, floor_of(&c), 0); }
+/* The most any kernel doing skin's arithmetic could gain over the baseline:
+ * baseline / arithmetic floor, 10k (min). */
+static double r_ceiling10(skin_isa i) { bcase c = lbs(i, K10); return ratio(baseline_of(&c), arith_of(&c), 1); }
 static double r_dqs10(skin_isa i) { return ratio(dqs(i, K10), lbs(i, K10), 1); }
 static double r_dqs100(skin_isa i) { return ratio(dqs(i, K100), lbs(i, K100), 0); }
 static double r_thr2(skin_isa i)
@@ -1010,16 +1062,20 @@ static void bars(void)
                r_dense_2pass(isa), dense_floor / morph_med(isa, MORPH_NONE));
     }
     printf("  dense floor %.3f ns/vertex (%.0f bytes per vertex)\n", dense_floor, case_bytes(&dense));
-    printf("\nper-ISA table, LBS-4 p+n+t random64 1 thread (ns/vertex: 10k min, 100k median)\n");
-    printf("  %-7s %9s %9s %9s %9s %8s %8s %8s %9s\n", "isa", "base 10k", "skin 10k", "base 100k",
-           "skin 100k", "x 10k", "x 100k", "DQS/LBS", "coh x100k");
+    for (int i = 0; i < B.isa_count; ++i) /* measured first, so their rows print above the table */
+        if (has_baseline(B.isas[i])) r_ceiling10(B.isas[i]);
+    printf("\nper-ISA table, LBS-4 p+n+t random64 1 thread (ns/vertex: 10k min, 100k median;\n"
+           " arith: the arithmetic floor, skin's arithmetic alone with the palette already in lanes,\n"
+           " so base/arith is the most any kernel doing that arithmetic could reach on x 10k)\n");
+    printf("  %-7s %9s %9s %9s %9s %9s %8s %8s %10s %8s %9s\n", "isa", "base 10k", "skin 10k", "arith 10k",
+           "base 100k", "skin 100k", "x 10k", "x 100k", "base/arith", "DQS/LBS", "coh x100k");
     for (int i = 0; i < B.isa_count; ++i) {
         skin_isa isa = B.isas[i];
         if (!has_baseline(isa)) continue;
         bcase c10 = lbs(isa, K10), c100 = lbs(isa, K100);
-        printf("  %-7s %9.3f %9.3f %9.3f %9.3f %8.2f %8.2f %8.2f %9.2f\n", skin_isa_name(isa),
-               min_of(baseline_of(&c10)), min_of(c10), med_of(baseline_of(&c100)), med_of(c100),
-               r_base10(isa), r_base100(isa), r_dqs100(isa), r_coherent100(isa));
+        printf("  %-7s %9.3f %9.3f %9.3f %9.3f %9.3f %8.2f %8.2f %10.2f %8.2f %9.2f\n", skin_isa_name(isa),
+               min_of(baseline_of(&c10)), min_of(c10), min_of(arith_of(&c10)), med_of(baseline_of(&c100)),
+               med_of(c100), r_base10(isa), r_base100(isa), r_ceiling10(isa), r_dqs100(isa), r_coherent100(isa));
     }
 }
 

@@ -1,11 +1,16 @@
-/* bench.baseline: the per-vertex baseline of skin-bench (every ISA build
- * the CPU runs) matches skin's scalar LBS reference on seeded random rigs:
- * 1..8 influences, u16/f32, u8/unorm16 and u8/f32 inputs, p / p+n / p+n+t, ranges
- * that start mid-mesh, and writes nothing outside its range; on the random
- * and the coherent rig.  Also checks the coherent rig's shape. */
+/* bench.baseline: the yardsticks of skin-bench compute what skin computes.
+ * The per-vertex baseline (every ISA build the CPU runs) matches skin's
+ * scalar LBS reference on seeded random rigs: 1..8 influences, u16/f32,
+ * u8/unorm16 and u8/f32 inputs, p / p+n / p+n+t, ranges that start
+ * mid-mesh, and writes nothing outside its range; on the random and the
+ * coherent rig.  The arithmetic floor of each kernel ISA, given each block's
+ * palette in lanes, gives that ISA's kernel output bit for bit (1..8
+ * influences), and writes nothing outside its range.  Also checks the
+ * coherent rig's shape. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "arith.h"
 #include "baseline.h"
 #include "check.h"
 #include "rig.h"
@@ -84,6 +89,50 @@ static void check_coherent_shape(void)
     rig_free(&r);
 }
 
+/* The arithmetic floor of `isa` against its kernel's planar output. */
+static void check_arith(skin_isa isa, arith_fn fn, int lanes, int k)
+{
+    const size_t n = 32 * (size_t)lanes, first = 3 * (size_t)lanes, count = n - 5 * (size_t)lanes;
+    rig r;
+    rig_options o = {n, 64, (uint32_t)k, SKIN_JOINT_U16, SKIN_WEIGHT_F32, 0, 4321u + (uint64_t)k};
+    CHECK(rig_random(&r, &o) == 0);
+    float *want = malloc(n * 10 * 4), *got = malloc(n * 10 * 4), *table = malloc(n * (size_t)k * 12 * 4);
+    skin_output out = {0};
+    arith_job job = {0};
+    const skin_mesh_desc *m = &r.mesh;
+    const float *const in[10] = {m->px, m->py, m->pz, m->nx, m->ny, m->nz, m->tx, m->ty, m->tz, m->tw};
+    out.layout = SKIN_LAYOUT_SOA;
+    for (int s = 0; s < 10; ++s) {
+        out.soa[s] = want + s * n;
+        job.in[s] = in[s];
+        job.out[s] = got + s * n;
+    }
+    for (size_t i = 0; i < n * 10; ++i) got[i] = -7.0f; /* sentinel */
+    /* every block's own palette in lanes */
+    for (size_t v = 0; v < n; ++v)
+        for (int i = 0; i < k; ++i) {
+            const uint16_t jt = ((const uint16_t *)r.joints[i])[v];
+            for (int e = 0; e < 12; ++e)
+                table[((v / (size_t)lanes * (size_t)k + (size_t)i) * 12 + (size_t)e) * (size_t)lanes +
+                      v % (size_t)lanes] = r.matrices[12 * (size_t)jt + (size_t)e];
+        }
+    for (int i = 0; i < k; ++i) job.weights[i] = r.weights[i];
+    job.lanes = table, job.lane_blocks = n / (size_t)lanes, job.k = k;
+    CHECK_STATUS(skin_set_isa(isa), SKIN_OK);
+    CHECK_STATUS(skin_mesh(&r.mesh, &r.palette, SKIN_LBS, &out, 0, n), SKIN_OK);
+    fn(&job, first, count);
+    for (int s = 0; s < 10; ++s)
+        for (size_t v = 0; v < n; ++v) {
+            const float g = got[s * n + v];
+            if (v < first || v >= first + count)
+                CHECK_CLOSE_AT(g, -7.0f, 0.0, "arith %s k=%d untouched s=%d v=%zu", skin_isa_name(isa), k, s, v);
+            else
+                CHECK_CLOSE_AT(g, want[s * n + v], 0.0, "arith %s k=%d s=%d v=%zu", skin_isa_name(isa), k, s, v);
+        }
+    free(want), free(got), free(table);
+    rig_free(&r);
+}
+
 int main(void)
 {
     check_coherent_shape();
@@ -92,6 +141,8 @@ int main(void)
         baseline_fn fn = baseline_for((skin_isa)s);
         if (!fn || !skin_isa_supported((skin_isa)s)) continue;
         ++builds;
+        int lanes;
+        CHECK(arith_for((skin_isa)s, &lanes) != NULL); /* every tier has both yardsticks */
         for (int k = 1; k <= SKIN_MAX_INFLUENCES; ++k)
             for (int format = 0; format <= 2; ++format)
                 for (int attrs = 1; attrs <= 3; ++attrs) {
@@ -99,6 +150,12 @@ int main(void)
                     check_case(fn, skin_isa_name((skin_isa)s), k, format, attrs, rig_coherent);
                 }
         check_error_report(skin_isa_name((skin_isa)s));
+    }
+    for (int s = SKIN_ISA_SSE2; s <= SKIN_ISA_NEON; ++s) {
+        int lanes;
+        arith_fn fn = arith_for((skin_isa)s, &lanes);
+        if (fn && skin_isa_supported((skin_isa)s))
+            for (int k = 1; k <= SKIN_MAX_INFLUENCES; ++k) check_arith((skin_isa)s, fn, lanes, k);
     }
     /* Without SIMD kernels skin reports no SIMD ISA; the base build still runs. */
     if (!builds)

@@ -2,14 +2,17 @@
 # Static cost of the hot block of each kernel, per core model, with llvm-mca
 # (there is no ARM hardware here).  The harnesses in bench/mca/ put one
 # kernel block (LBS-4 and DQS-4, p+n+t into the 40-byte vertex, u16 joints,
-# f32 weights, 64 joints) and one vertex of the per-vertex baseline between
-# LLVM-MCA markers, with every format a constant; clang-14 -O3 compiles both
-# for each ISA, the marked region is cut out and llvm-mca 19 models it on:
+# f32 weights, 64 joints), one block of LBS-4's arithmetic floor
+# (bench/arith.h: its arithmetic alone) and one vertex of the per-vertex
+# baseline between LLVM-MCA markers, with every format a constant; clang-14
+# -O3 compiles them for each ISA, the marked region is cut out and llvm-mca
+# 19 models it on:
 #   neon:   cortex-a55, cortex-a76, neoverse-n1
 #   sse2:   znver3, skylake, icelake-server
 #   avx2:   znver3, skylake, icelake-server
 #   avx512: icelake-server
-# Prints cycles per vertex and the baseline/kernel ratio; with --json FILE
+# Prints cycles per vertex, the baseline/kernel ratio and baseline/arith4,
+# the most any kernel doing LBS-4's arithmetic could reach; with --json FILE
 # also writes [{isa, cpu, case, cycles_per_vertex}, ...].  The library
 # itself is built with gcc: these are estimates of the code's shape, for
 # comparing kernel with baseline on cores we cannot run.
@@ -68,14 +71,14 @@ printf '%-7s %-15s %-10s %10s\n' isa cpu case cycles/v
 for t in "${targets[@]}"; do
   IFS='|' read -r isa lanes cflags mflags cpus <<<"$t"
   # shellcheck disable=SC2086
-  "$cc" -O3 -S -Wall -Werror $cflags -DSKIN_W="$lanes" -Iinclude -Isrc -I"$simde" -o "$work/k.s" bench/mca/mca_kernel.c
+  "$cc" -O3 -S -Wall -Werror $cflags -DSKIN_W="$lanes" -Iinclude -Isrc -Isimd -I"$simde" -o "$work/k.s" bench/mca/mca_kernel.c
   # shellcheck disable=SC2086
   "$cc" -O3 -S -Wall -Werror $cflags -Iinclude -I"$simde" -o "$work/b.s" bench/mca/mca_baseline.c
   # llvm-mca runs a region as straight-line code: a loop left rolled
   # counts as one pass, so the kernel regions must have none.  The
   # baseline's influence loop stays rolled on some targets, as the
   # compilers build it for the bench: its estimate is then low.
-  for c in lbs4 dqs4; do
+  for c in lbs4 dqs4 arith4; do
     if [ "$(loops "$work/k.s" $c)" -gt 0 ]; then
       echo "kernel-cost: $isa $c: a loop left rolled in the region" >&2
       exit 1
@@ -85,15 +88,17 @@ for t in "${targets[@]}"; do
     echo "note: $isa baseline4 keeps a loop rolled: counted once, its estimate is low" >&2
   for cpu in $cpus; do
     base=$(cycles "$work/b.s" baseline4 "$mflags" "$cpu")
-    for c in lbs4 dqs4; do
+    for c in lbs4 dqs4 arith4; do
       per_block=$(cycles "$work/k.s" "$c" "$mflags" "$cpu")
       v=$(awk -v b="$per_block" -v w="$lanes" 'BEGIN {printf "%.3f", b / w}')
       printf '%-7s %-15s %-10s %10s\n' "$isa" "$cpu" "$c" "$v"
       records+=("{\"isa\": \"$isa\", \"cpu\": \"$cpu\", \"case\": \"$c\", \"cycles_per_vertex\": $v}")
       [ "$c" = lbs4 ] && lbs=$v
+      [ "$c" = arith4 ] && arith=$v
     done
-    printf '%-7s %-15s %-10s %10s   baseline/lbs4 = %s\n' "$isa" "$cpu" baseline4 "$base" \
-      "$(awk -v b="$base" -v l="$lbs" 'BEGIN {printf "%.2f", b / l}')"
+    printf '%-7s %-15s %-10s %10s   baseline/lbs4 = %s, baseline/arith4 = %s\n' "$isa" "$cpu" baseline4 "$base" \
+      "$(awk -v b="$base" -v l="$lbs" 'BEGIN {printf "%.2f", b / l}')" \
+      "$(awk -v b="$base" -v a="$arith" 'BEGIN {printf "%.2f", b / a}')"
     records+=("{\"isa\": \"$isa\", \"cpu\": \"$cpu\", \"case\": \"baseline4\", \"cycles_per_vertex\": $base}")
   done
 done

@@ -42,13 +42,6 @@ typedef struct source {
 } source;
 
 #define ALWAYS_INLINE static inline __attribute__((always_inline))
-/* Loops over components, rows and influences must unroll fully so their
- * arrays live in registers. */
-#if defined(__clang__) /* which ignores GCC's pragma */
-#define UNROLL _Pragma("clang loop unroll(full)")
-#else
-#define UNROLL _Pragma("GCC unroll 16")
-#endif
 
 #if W == 16
 /* The lanes whose joint is in a 64-entry table's upper half (32..63). */

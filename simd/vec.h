@@ -15,6 +15,14 @@
 #include <stdint.h>
 #include <string.h>
 
+/* Loops over components, rows and influences must unroll fully so their
+ * arrays live in registers. */
+#if defined(__clang__) /* which ignores GCC's pragma */
+#define UNROLL _Pragma("clang loop unroll(full)")
+#else
+#define UNROLL _Pragma("GCC unroll 16")
+#endif
+
 #if SKIN_W == 16
 #include <simde/x86/avx512.h>
 typedef simde__m512 vf;

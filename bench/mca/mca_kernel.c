@@ -1,7 +1,8 @@
 /* llvm-mca harness for scripts/kernel-cost.sh (never part of a build): one
- * block of the kernel for a fixed case, with every run-time choice (formats,
- * attributes, layout, flags) a constant so the region between the markers
- * is the straight-line hot path.  Built with -DSKIN_W=4|8|16 and the ISA's
+ * block of the kernel, and one of the arithmetic floor (bench/arith.h), for
+ * a fixed case, with every run-time choice (formats, attributes, layout,
+ * flags) a constant so the region between the markers is the straight-line
+ * hot path.  Built with -DSKIN_W=4|8|16 and the ISA's
  * flags.  The only branch left is DQS's rare near-zero fallback, which
  * llvm-mca counts as taken: a slight overestimate for DQS. */
 #define SKIN_KERNEL_NAME skin_kernel_mca
@@ -55,3 +56,16 @@
 
 MCA_CASE(lbs4, SKIN_LBS, 4)
 MCA_CASE(dqs4, SKIN_DQS, 4)
+
+/* The arithmetic floor's block: LBS-4's arithmetic alone (bench/arith.h). */
+#define ARITH_WIDE 1 /* no arith_for */
+#define ARITH_FN mca_arith_run
+#include "../arith.c"
+
+void mca_arith4(const arith_job *job);
+void mca_arith4(const arith_job *job)
+{
+    __asm__ volatile(MCA_COMMENT " LLVM-MCA-BEGIN arith4" ::: "memory");
+    arith_blocks(job, 0, W, 4);
+    __asm__ volatile(MCA_COMMENT " LLVM-MCA-END arith4" ::: "memory");
+}
