@@ -2,9 +2,9 @@
  * block of the kernel, and one of the arithmetic floor (bench/arith.h), for
  * a fixed case, with every run-time choice (formats, attributes, layout,
  * flags) a constant so the region between the markers is the straight-line
- * hot path.  Built with -DSKIN_W=4|8|16 and the ISA's
- * flags.  The only branch left is DQS's rare near-zero fallback, which
- * llvm-mca counts as taken: a slight overestimate for DQS. */
+ * hot path.  Built with -DSKIN_W=4|8|16 and the ISA's flags.  The only
+ * branch left is DQS's rare near-zero fallback, which llvm-mca counts as
+ * taken: a slight overestimate for DQS. */
 #define SKIN_KERNEL_NAME skin_kernel_mca
 #define SKIN_KERNEL_METHOD SKIN_LBS /* the block tables; the cases call skin_block directly */
 #include "../../simd/kernel.c"
