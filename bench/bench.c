@@ -425,6 +425,7 @@ typedef struct runner {
 enum { ARITH_BLOCKS = 4 };
 static float arith_lanes[ARITH_BLOCKS * SKIN_MAX_INFLUENCES * 12 * 16];
 
+/* (the random and coherent rigs' formats: u16 joints, f32 weights; see measure_cases) */
 static void arith_init(runner *r, const bcase *c, const dataset *d)
 {
     int w = 0;
@@ -686,9 +687,9 @@ static void measure_cases(const bcase *c, int count, result *r)
             exit(2);
         }
         int lanes;
-        if (c[m].method == METHOD_ARITH && (c[m].packed || c[m].threads != 1 || c[m].morph ||
-                                            c[m].attrs != ATTR_PNT || !arith_for(c[m].isa, &lanes) ||
-                                            c[m].n % (size_t)lanes)) {
+        if (c[m].method == METHOD_ARITH && (c[m].packed || c[m].rig >= RIG_ASSET || c[m].threads != 1 ||
+                                            c[m].morph || c[m].attrs != ATTR_PNT ||
+                                            !arith_for(c[m].isa, &lanes) || c[m].n % (size_t)lanes)) {
             fprintf(stderr, "skin-bench: no arithmetic floor for this case\n");
             exit(2);
         }
