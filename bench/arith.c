@@ -12,32 +12,26 @@
 
 #define W SKIN_W
 
-/* Per component, the same operations in the same order as the kernels:
- * slot 0 multiplies, later slots multiply-add; then (p, 1) and the 3x3
- * part applied as in kernel.c's apply(). */
+/* The kernels' steps (vec.h), in their order: the blend, slot by slot,
+ * then apply()'s transform of the position and the 3x3 part's of the
+ * normal and tangent. */
 static inline __attribute__((always_inline)) void arith_blocks(const arith_job *j, size_t first, size_t count,
                                                                const int k)
 {
     size_t b = first / W % j->lane_blocks; /* (no division per block) */
     for (size_t v = first; v < first + count; v += W, b = b + 1 == j->lane_blocks ? 0 : b + 1) {
         const float *lanes = j->lanes + b * (size_t)k * 12 * W;
-        vf m[12];
+        vf m[12], o[10];
         UNROLL for (int i = 0; i < k; ++i) {
             const vf w = v_loadu(j->weights[i] + v);
-            UNROLL for (int e = 0; e < 12; ++e) {
-                const vf x = v_loadu(lanes + (size_t)(12 * i + e) * W);
-                m[e] = i ? v_fmadd(w, x, m[e]) : v_mul(w, x);
-            }
+            UNROLL for (int e = 0; e < 12; ++e)
+                m[e] = v_madd_slot(w, v_loadu(lanes + (size_t)(12 * i + e) * W), m[e], (uint32_t)i);
         }
-        vf x = v_loadu(j->in[0] + v), y = v_loadu(j->in[1] + v), z = v_loadu(j->in[2] + v);
-        UNROLL for (int r = 0; r < 3; ++r)
-            v_storeu(j->out[r] + v, v_fmadd(m[4 * r], x, v_fmadd(m[4 * r + 1], y, v_fmadd(m[4 * r + 2], z, m[4 * r + 3]))));
-        UNROLL for (int a = 3; a < 9; a += 3) { /* normal, tangent */
-            x = v_loadu(j->in[a] + v), y = v_loadu(j->in[a + 1] + v), z = v_loadu(j->in[a + 2] + v);
-            UNROLL for (int r = 0; r < 3; ++r)
-                v_storeu(j->out[a + r] + v, v_fmadd(m[4 * r], x, v_fmadd(m[4 * r + 1], y, v_mul(m[4 * r + 2], z))));
-        }
-        v_storeu(j->out[9] + v, v_loadu(j->in[9] + v));
+        v_affine(m, v_loadu(j->in[0] + v), v_loadu(j->in[1] + v), v_loadu(j->in[2] + v), o);
+        UNROLL for (int e = 3; e < 10; ++e) o[e] = v_loadu(j->in[e] + v);
+        v_mat3(m, 4, &o[3], &o[4], &o[5]);
+        v_mat3(m, 4, &o[6], &o[7], &o[8]);
+        UNROLL for (int e = 0; e < 10; ++e) v_storeu(j->out[e] + v, o[e]);
     }
 }
 
@@ -57,6 +51,19 @@ void ARITH_FN(const arith_job *job, size_t first, size_t count)
 }
 
 #if !defined(ARITH_WIDE)
+void arith_fill_lanes(float *lanes, size_t blocks, int width, int k, const void *const *joints,
+                      const float *matrices)
+{
+    for (size_t b = 0; b < blocks; ++b)
+        for (int i = 0; i < k; ++i)
+            for (int l = 0; l < width; ++l) {
+                const size_t jt = ((const uint16_t *)joints[i])[b * (size_t)width + (size_t)l];
+                for (int e = 0; e < 12; ++e)
+                    lanes[((b * (size_t)k + (size_t)i) * 12 + (size_t)e) * (size_t)width + (size_t)l] =
+                        matrices[12 * jt + (size_t)e];
+            }
+}
+
 void arith_run_avx2(const arith_job *, size_t, size_t);
 void arith_run_avx512(const arith_job *, size_t, size_t);
 

@@ -4,9 +4,10 @@
  * output.  It loads the attributes, the weights and the lanes' palette
  * components and stores the results, and does nothing else: no joint
  * indices, no palette fetch or transpose, no interleaved store.  A kernel's
- * time over it is what moving data into and out of lanes costs it, and the
- * baseline's time over it is the most that a kernel doing this arithmetic
- * on this many lanes could gain over the baseline on this core. */
+ * time over it is what moving data into and out of lanes and its per-block
+ * bookkeeping cost it, and the baseline's time over it is the most that a
+ * kernel doing this arithmetic on this many lanes could gain over the
+ * baseline on this core. */
 #ifndef SKIN_BENCH_ARITH_H
 #define SKIN_BENCH_ARITH_H
 
@@ -26,6 +27,12 @@ typedef struct arith_job {
     float *out[10]; /* planar, as in */
     int k;          /* 1 .. SKIN_MAX_INFLUENCES */
 } arith_job;
+
+/* Fills `lanes` for `blocks` blocks of `width` vertices from vertex 0 of
+ * the k u16 joint streams and the row-major 3x4 matrices, as arith_job's
+ * lanes reads them (k * 12 * width floats a block). */
+void arith_fill_lanes(float *lanes, size_t blocks, int width, int k, const void *const *joints,
+                      const float *matrices);
 
 /* Vertices [first, first + count) of job, both multiples of the build's
  * lanes.  Thread-safe on disjoint outputs. */

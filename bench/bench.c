@@ -161,10 +161,12 @@ static size_t dense_delta_streams(const bcase *c) { return MORPH_TARGETS * (size
 
 static double case_bytes(const bcase *c)
 {
-    /* Input floats + joints + weights, and the output vertex; with dense
-     * morph targets, their deltas too (sparse ones are left out). */
+    /* Input floats + joints (not read by the arithmetic floor) + weights,
+     * and the output vertex; with dense morph targets, their deltas too
+     * (sparse ones are left out). */
     size_t f = float_streams(c->attrs) * 4;
-    return (double)(f + out_stride(c) + (size_t)c->k * (jsize(c->packed) + wsize(c->packed)) +
+    const size_t joint_bytes = c->method == METHOD_ARITH ? 0 : jsize(c->packed);
+    return (double)(f + out_stride(c) + (size_t)c->k * (joint_bytes + wsize(c->packed)) +
                     (is_dense(c->morph) ? dense_delta_streams(c) * 4 : 0));
 }
 
@@ -404,6 +406,8 @@ static void morph_pass(const skin_mesh_desc *mesh, const skin_morph_target *t, i
 
 /* ----------------------------------------------------------- the cases */
 
+enum { ARITH_BLOCKS = 4 };
+
 typedef struct runner {
     const bcase *c;
     skin_mesh_desc mesh;
@@ -417,13 +421,11 @@ typedef struct runner {
     const baseline_palette *columns;
     arith_fn arith;
     arith_job arith_job;
+    /* The arithmetic floor's palette in lanes: the first ARITH_BLOCKS
+     * blocks' matrices, used in turn, a few KiB that stay in L1 like the
+     * palette the kernels read. */
+    float arith_lanes[ARITH_BLOCKS * SKIN_MAX_INFLUENCES * 12 * 16];
 } runner;
-
-/* The arithmetic floor's palette in lanes (arith.h): the first
- * ARITH_BLOCKS blocks' matrices, used in turn, a few KiB that stay in L1
- * like the palette the kernels read. */
-enum { ARITH_BLOCKS = 4 };
-static float arith_lanes[ARITH_BLOCKS * SKIN_MAX_INFLUENCES * 12 * 16];
 
 /* (the random and coherent rigs' formats: u16 joints, f32 weights; see measure_cases) */
 static void arith_init(runner *r, const bcase *c, const dataset *d)
@@ -433,14 +435,8 @@ static void arith_init(runner *r, const bcase *c, const dataset *d)
     arith_job *j = &r->arith_job;
     for (int s = 0; s < 10; ++s) j->in[s] = d->s[s], j->out[s] = O.soa[s];
     for (int i = 0; i < c->k; ++i) j->weights[i] = d->w[i];
-    for (int b = 0; b < ARITH_BLOCKS; ++b)
-        for (int i = 0; i < c->k; ++i)
-            for (int l = 0; l < w; ++l) {
-                const uint32_t jt = ((const uint16_t *)d->j[i])[b * w + l];
-                for (int e = 0; e < 12; ++e)
-                    arith_lanes[((b * c->k + i) * 12 + e) * w + l] = d->matrices[12 * (size_t)jt + (size_t)e];
-            }
-    j->lanes = arith_lanes, j->lane_blocks = ARITH_BLOCKS, j->k = c->k;
+    arith_fill_lanes(r->arith_lanes, ARITH_BLOCKS, w, c->k, (const void *const *)d->j, d->matrices);
+    j->lanes = r->arith_lanes, j->lane_blocks = ARITH_BLOCKS, j->k = c->k;
 }
 
 static void runner_init(runner *r, const bcase *c, const dataset *d)
@@ -687,9 +683,9 @@ static void measure_cases(const bcase *c, int count, result *r)
             exit(2);
         }
         int lanes;
-        if (c[m].method == METHOD_ARITH && (c[m].packed || c[m].rig >= RIG_ASSET || c[m].threads != 1 ||
-                                            c[m].morph || c[m].attrs != ATTR_PNT ||
-                                            !arith_for(c[m].isa, &lanes) || c[m].n % (size_t)lanes)) {
+        if (c[m].method == METHOD_ARITH &&
+            (c[m].packed || c[m].rig >= RIG_ASSET || c[m].threads != 1 || c[m].morph || c[m].attrs != ATTR_PNT ||
+             !arith_for(c[m].isa, &lanes) || c[m].n % (size_t)lanes || c[m].n < ARITH_BLOCKS * (size_t)lanes)) {
             fprintf(stderr, "skin-bench: no arithmetic floor for this case\n");
             exit(2);
         }
@@ -894,7 +890,12 @@ static double r_base100(skin_isa i) { bcase c = lbs(i, K100); return ratio(basel
 static double r_floor100(skin_isa i) { bcase c = lbs(i, K100); return ratio(c, floor_of(&c), 0); }
 /* The most any kernel doing skin's arithmetic could gain over the baseline:
  * baseline / arithmetic floor, 10k (min). */
-static double r_ceiling10(skin_isa i) { bcase c = lbs(i, K10); return ratio(baseline_of(&c), arith_of(&c), 1); }
+static double r_ceiling10(skin_isa i)
+{
+    int lanes;
+    bcase c = lbs(i, K10);
+    return arith_for(i, &lanes) ? ratio(baseline_of(&c), arith_of(&c), 1) : NAN;
+}
 static double r_dqs10(skin_isa i) { return ratio(dqs(i, K10), lbs(i, K10), 1); }
 static double r_dqs100(skin_isa i) { return ratio(dqs(i, K100), lbs(i, K100), 0); }
 static double r_thr2(skin_isa i)

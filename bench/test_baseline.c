@@ -89,14 +89,21 @@ static void check_coherent_shape(void)
     rig_free(&r);
 }
 
-/* The arithmetic floor of `isa` against its kernel's planar output. */
+/* The arithmetic floor of `isa` against its kernel's planar output, bit for
+ * bit.  The rig's joints repeat every 4 blocks, so that the floor's palette
+ * in lanes (arith_fill_lanes, as skin-bench fills it) holds each block's
+ * own matrices, used in turn as in the bench; the range starts in block 3,
+ * so the floor wraps to block 0 after one block. */
 static void check_arith(skin_isa isa, arith_fn fn, int lanes, int k)
 {
-    const size_t n = 32 * (size_t)lanes, first = 3 * (size_t)lanes, count = n - 5 * (size_t)lanes;
+    const size_t w = (size_t)lanes, n = 32 * w, first = 3 * w, count = n - 5 * w, period = 4;
     rig r;
     rig_options o = {n, 64, (uint32_t)k, SKIN_JOINT_U16, SKIN_WEIGHT_F32, 0, 4321u + (uint64_t)k};
     CHECK(rig_random(&r, &o) == 0);
-    float *want = malloc(n * 10 * 4), *got = malloc(n * 10 * 4), *table = malloc(n * (size_t)k * 12 * 4);
+    for (int i = 0; i < k; ++i)
+        for (size_t v = period * w; v < n; ++v)
+            ((uint16_t *)r.joints[i])[v] = ((const uint16_t *)r.joints[i])[v % (period * w)];
+    float *want = malloc(n * 10 * 4), *got = malloc(n * 10 * 4), *table = malloc(period * (size_t)k * 12 * w * 4);
     skin_output out = {0};
     arith_job job = {0};
     const skin_mesh_desc *m = &r.mesh;
@@ -108,26 +115,21 @@ static void check_arith(skin_isa isa, arith_fn fn, int lanes, int k)
         job.out[s] = got + s * n;
     }
     for (size_t i = 0; i < n * 10; ++i) got[i] = -7.0f; /* sentinel */
-    /* every block's own palette in lanes */
-    for (size_t v = 0; v < n; ++v)
-        for (int i = 0; i < k; ++i) {
-            const uint16_t jt = ((const uint16_t *)r.joints[i])[v];
-            for (int e = 0; e < 12; ++e)
-                table[((v / (size_t)lanes * (size_t)k + (size_t)i) * 12 + (size_t)e) * (size_t)lanes +
-                      v % (size_t)lanes] = r.matrices[12 * (size_t)jt + (size_t)e];
-        }
     for (int i = 0; i < k; ++i) job.weights[i] = r.weights[i];
-    job.lanes = table, job.lane_blocks = n / (size_t)lanes, job.k = k;
+    arith_fill_lanes(table, period, lanes, k, (const void *const *)r.joints, r.matrices);
+    job.lanes = table, job.lane_blocks = period, job.k = k;
     CHECK_STATUS(skin_set_isa(isa), SKIN_OK);
     CHECK_STATUS(skin_mesh(&r.mesh, &r.palette, SKIN_LBS, &out, 0, n), SKIN_OK);
     fn(&job, first, count);
     for (int s = 0; s < 10; ++s)
         for (size_t v = 0; v < n; ++v) {
-            const float g = got[s * n + v];
-            if (v < first || v >= first + count)
-                CHECK_CLOSE_AT(g, -7.0f, 0.0, "arith %s k=%d untouched s=%d v=%zu", skin_isa_name(isa), k, s, v);
-            else
-                CHECK_CLOSE_AT(g, want[s * n + v], 0.0, "arith %s k=%d s=%d v=%zu", skin_isa_name(isa), k, s, v);
+            const float g = got[s * n + v], expect = v < first || v >= first + count ? -7.0f : want[s * n + v];
+            uint32_t gb, eb;
+            memcpy(&gb, &g, 4), memcpy(&eb, &expect, 4);
+            if (gb != eb)
+                fprintf(stderr, "arith %s k=%d s=%d v=%zu: %.9g, expected %.9g%s\n", skin_isa_name(isa), k, s, v, g,
+                        expect, v < first || v >= first + count ? " (outside the range)" : "");
+            CHECK(gb == eb);
         }
     free(want), free(got), free(table);
     rig_free(&r);

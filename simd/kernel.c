@@ -113,10 +113,6 @@ ALWAYS_INLINE vf fetch1(const source *s, vi j, const int32_t *jl, int e, const i
     return v_loadu(tmp);
 }
 
-/* w x + acc, or w x for slot 0: every blend starts with its first
- * product, never with a +0 it would have to add. */
-ALWAYS_INLINE vf madd(vf w, vf x, vf acc, uint32_t slot) { return slot ? v_fmadd(w, x, acc) : v_mul(w, x); }
-
 /* acc[e] = sum_i w[i] * component (first + e) of joint j[i], e < n, for
  * the table kinds: component by component, so each table is loaded once
  * per block rather than once per influence. */
@@ -125,7 +121,7 @@ ALWAYS_INLINE void blend_table(const source *s, const vi *j, const vf *w, int fi
 {
     UNROLL for (int e = 0; e < n; ++e)
         UNROLL for (uint32_t i = 0; i < k; ++i)
-            acc[e] = madd(w[i], table_fetch(s, j[i], first + e, kind), acc[e], i);
+            acc[e] = v_madd_slot(w[i], table_fetch(s, j[i], first + e, kind), acc[e], i);
 }
 
 /* ----------------------------------------------------------------- blocks */
@@ -402,9 +398,9 @@ ALWAYS_INLINE void blend_lanes(const source *s, const influences *f, vf *m, cons
             const vf wb = simde_mm256_broadcast_ss(lane_weights(f, i) + p + 4);
             const vf r2 = simde_mm256_insertf128_ps(simde_mm256_castps128_ps256(simde_mm_loadu_ps(a + 8)),
                                                     simde_mm_loadu_ps(b + 8), 1);
-            a01 = madd(wa, simde_mm256_loadu_ps(a), a01, i);
-            b01 = madd(wb, simde_mm256_loadu_ps(b), b01, i);
-            ab2 = madd(bcast_in_halves(f->w[i], p), r2, ab2, i);
+            a01 = v_madd_slot(wa, simde_mm256_loadu_ps(a), a01, i);
+            b01 = v_madd_slot(wb, simde_mm256_loadu_ps(b), b01, i);
+            ab2 = v_madd_slot(bcast_in_halves(f->w[i], p), r2, ab2, i);
         }
         rows01[p] = a01, rows01[p + 4] = b01, row2[p] = ab2;
     }
@@ -462,7 +458,7 @@ ALWAYS_INLINE void blend_aos(const source *s, const influences *f, vf *m, const 
     UNROLL for (int l = 0; l < W; ++l) {
         vf acc = v_zero();
         UNROLL for (uint32_t i = 0; i < k; ++i)
-            acc = madd(v_set1(w[i][l]), simde_mm512_load_ps(s->table + 16 * (size_t)lane_joints(f, i)[l]), acc, i);
+            acc = v_madd_slot(v_set1(w[i][l]), simde_mm512_load_ps(s->table + 16 * (size_t)lane_joints(f, i)[l]), acc, i);
         a[l] = acc;
     }
     v_transpose16x12(a, m);
@@ -474,15 +470,6 @@ ALWAYS_INLINE void blend_aos(const source *s, const influences *f, vf *m, const 
 }
 #endif
 
-/* r * (x, y, z) for a row-major 3x3 held as r[0], r[1], r[2], r[rs], ... */
-ALWAYS_INLINE void mat3(const vf *r, int rs, vf *x, vf *y, vf *z)
-{
-    vf a = *x, b = *y, c = *z;
-    *x = v_fmadd(r[0], a, v_fmadd(r[1], b, v_mul(r[2], c)));
-    *y = v_fmadd(r[rs], a, v_fmadd(r[rs + 1], b, v_mul(r[rs + 2], c)));
-    *z = v_fmadd(r[2 * rs], a, v_fmadd(r[2 * rs + 1], b, v_mul(r[2 * rs + 2], c)));
-}
-
 /* Both methods end in a blended 3x4 matrix m (and, for normals, optionally
  * a 3x3 nm): p' = m (p, 1), n' = (nm or m) n, t' = m t.  The attributes are
  * loaded only here, after the blend, so they never compete with its
@@ -490,22 +477,19 @@ ALWAYS_INLINE void mat3(const vf *r, int rs, vf *x, vf *y, vf *z)
 ALWAYS_INLINE void apply(const skin_job *job, const inputs *in, size_t v, const vf *m, const vf *nm,
                          vf *o)
 {
-    vf x = v_loadu(in->a[0] + v), y = v_loadu(in->a[1] + v), z = v_loadu(in->a[2] + v);
-    o[0] = v_fmadd(m[0], x, v_fmadd(m[1], y, v_fmadd(m[2], z, m[3])));
-    o[1] = v_fmadd(m[4], x, v_fmadd(m[5], y, v_fmadd(m[6], z, m[7])));
-    o[2] = v_fmadd(m[8], x, v_fmadd(m[9], y, v_fmadd(m[10], z, m[11])));
+    v_affine(m, v_loadu(in->a[0] + v), v_loadu(in->a[1] + v), v_loadu(in->a[2] + v), o);
     if (job->normals) {
         UNROLL for (int e = 3; e < 6; ++e) o[e] = v_loadu(in->a[e] + v);
         if (nm)
-            mat3(nm, 3, &o[3], &o[4], &o[5]);
+            v_mat3(nm, 3, &o[3], &o[4], &o[5]);
         else
-            mat3(m, 4, &o[3], &o[4], &o[5]);
+            v_mat3(m, 4, &o[3], &o[4], &o[5]);
     } else { /* absent components are zeros, written only here (a block's o lives on the stack) */
         UNROLL for (int e = 3; e < 6; ++e) o[e] = v_zero();
     }
     if (job->tangents) {
         UNROLL for (int e = 6; e < 10; ++e) o[e] = v_loadu(in->a[e] + v);
-        mat3(m, 4, &o[6], &o[7], &o[8]);
+        v_mat3(m, 4, &o[6], &o[7], &o[8]);
     } else {
         UNROLL for (int e = 6; e < 10; ++e) o[e] = v_zero();
     }
@@ -531,7 +515,7 @@ ALWAYS_INLINE int lbs(const kctx *c, const influences *f, vf *m, vf *nm, const u
                     broadcast4((const float *)((const char *)c->mat.base + lane_offsets(f, i)[0]) + 4 * row, r);
                 else
                     fetch4(&c->mat, f->j[i], lane_joints(f, i), row, r, kind);
-                UNROLL for (int q = 0; q < 4; ++q) m[4 * row + q] = madd(f->w[i], r[q], m[4 * row + q], i);
+                UNROLL for (int q = 0; q < 4; ++q) m[4 * row + q] = v_madd_slot(f->w[i], r[q], m[4 * row + q], i);
             }
         }
     }
@@ -544,8 +528,8 @@ ALWAYS_INLINE int lbs(const kctx *c, const influences *f, vf *m, vf *nm, const u
         vf r[8];
         fetch4(&c->nmat, f->j[i], lane_joints(f, i), 0, r, kind);
         fetch4(&c->nmat, f->j[i], lane_joints(f, i), 1, r + 4, kind);
-        UNROLL for (int e = 0; e < 8; ++e) nm[e] = madd(f->w[i], r[e], nm[e], i);
-        nm[8] = madd(f->w[i], fetch1(&c->nmat, f->j[i], lane_joints(f, i), 8, kind), nm[8], i);
+        UNROLL for (int e = 0; e < 8; ++e) nm[e] = v_madd_slot(f->w[i], r[e], nm[e], i);
+        nm[8] = v_madd_slot(f->w[i], fetch1(&c->nmat, f->j[i], lane_joints(f, i), 8, kind), nm[8], i);
     }
     return 1;
 }
@@ -755,7 +739,7 @@ ALWAYS_INLINE void dq_real_parts(const kctx *c, const influences *f, vf *b, vf *
         if (first_pivot && i == 0)
             UNROLL for (int e = 0; e < 4; ++e) pivot[e] = q[e];
         ws[i] = dots ? v_neg_if(v_lt(sign_dot(q, pivot), v_zero()), f->w[i]) : f->w[i];
-        UNROLL for (int e = 0; e < 4; ++e) b[e] = madd(ws[i], q[e], b[e], i);
+        UNROLL for (int e = 0; e < 4; ++e) b[e] = v_madd_slot(ws[i], q[e], b[e], i);
     }
 }
 
@@ -792,7 +776,7 @@ ALWAYS_INLINE int dqs(const kctx *c, const influences *f, vf *m, vf *nm, const u
             UNROLL for (uint32_t i = 0; i < k; ++i) {
                 vf q[4];
                 fetch_dq_half(c, f, i, 1, q, kind);
-                UNROLL for (int e = 0; e < 4; ++e) b[4 + e] = madd(ws[i], q[e], b[4 + e], i);
+                UNROLL for (int e = 0; e < 4; ++e) b[4 + e] = v_madd_slot(ws[i], q[e], b[4 + e], i);
             }
         }
     }
@@ -802,7 +786,7 @@ ALWAYS_INLINE int dqs(const kctx *c, const influences *f, vf *m, vf *nm, const u
         } else {
             UNROLL for (uint32_t i = 0; i < k; ++i)
                 UNROLL for (int e = 0; e < 3; ++e)
-                    s[e] = madd(f->w[i], fetch1(&c->sc, f->j[i], lane_joints(f, i), e, kind), s[e], i);
+                    s[e] = v_madd_slot(f->w[i], fetch1(&c->sc, f->j[i], lane_joints(f, i), e, kind), s[e], i);
         }
     }
     vf n2 = dot4(b, b);

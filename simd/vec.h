@@ -641,4 +641,32 @@ static inline vf v_sum_each(vf *t)
 }
 #endif
 
+/* The blend's and the transform's steps, shared by the kernels and the
+ * bench's arithmetic floor (bench/arith.h), which must do the same
+ * operations in the same order. */
+
+/* w x + acc, or w x for slot 0: every blend starts with its first
+ * product, never with a +0 it would have to add. */
+static inline __attribute__((always_inline)) vf v_madd_slot(vf w, vf x, vf acc, uint32_t slot)
+{
+    return slot ? v_fmadd(w, x, acc) : v_mul(w, x);
+}
+
+/* m (x, y, z, 1) into o[0..2], for a row-major 3x4 m: a position. */
+static inline __attribute__((always_inline)) void v_affine(const vf *m, vf x, vf y, vf z, vf *o)
+{
+    o[0] = v_fmadd(m[0], x, v_fmadd(m[1], y, v_fmadd(m[2], z, m[3])));
+    o[1] = v_fmadd(m[4], x, v_fmadd(m[5], y, v_fmadd(m[6], z, m[7])));
+    o[2] = v_fmadd(m[8], x, v_fmadd(m[9], y, v_fmadd(m[10], z, m[11])));
+}
+
+/* r * (x, y, z) for a row-major 3x3 held as r[0], r[1], r[2], r[rs], ... */
+static inline __attribute__((always_inline)) void v_mat3(const vf *r, int rs, vf *x, vf *y, vf *z)
+{
+    vf a = *x, b = *y, c = *z;
+    *x = v_fmadd(r[0], a, v_fmadd(r[1], b, v_mul(r[2], c)));
+    *y = v_fmadd(r[rs], a, v_fmadd(r[rs + 1], b, v_mul(r[rs + 2], c)));
+    *z = v_fmadd(r[2 * rs], a, v_fmadd(r[2 * rs + 1], b, v_mul(r[2 * rs + 2], c)));
+}
+
 #endif
