@@ -27,11 +27,16 @@ static inline __attribute__((always_inline)) void arith_blocks(const arith_job *
             UNROLL for (int e = 0; e < 12; ++e)
                 m[e] = v_madd_slot(w, v_loadu(lanes + (size_t)(12 * i + e) * W), m[e], (uint32_t)i);
         }
+        /* each attribute stored as soon as it is done: fewer live registers */
         v_affine(m, v_loadu(j->in[0] + v), v_loadu(j->in[1] + v), v_loadu(j->in[2] + v), o);
-        UNROLL for (int e = 3; e < 10; ++e) o[e] = v_loadu(j->in[e] + v);
-        v_mat3(m, 4, &o[3], &o[4], &o[5]);
-        v_mat3(m, 4, &o[6], &o[7], &o[8]);
-        UNROLL for (int e = 0; e < 10; ++e) v_storeu(j->out[e] + v, o[e]);
+        UNROLL for (int a = 0; a < 9; a += 3) {
+            if (a) {
+                UNROLL for (int e = a; e < a + 3; ++e) o[e] = v_loadu(j->in[e] + v);
+                v_mat3(m, 4, &o[a], &o[a + 1], &o[a + 2]);
+            }
+            UNROLL for (int e = a; e < a + 3; ++e) v_storeu(j->out[e] + v, o[e]);
+        }
+        v_storeu(j->out[9] + v, v_loadu(j->in[9] + v));
     }
 }
 
