@@ -13,8 +13,8 @@
 #define W SKIN_W
 
 /* The kernels' steps (vec.h), in their order: the blend, slot by slot,
- * then apply()'s transform of the position and the 3x3 part's of the
- * normal and tangent. */
+ * then apply()'s transforms, the position's by the 3x4 matrix and the
+ * normal's and tangent's by its 3x3 part. */
 static inline __attribute__((always_inline)) void arith_blocks(const arith_job *j, size_t first, size_t count,
                                                                const int k)
 {

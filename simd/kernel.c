@@ -458,7 +458,8 @@ ALWAYS_INLINE void blend_aos(const source *s, const influences *f, vf *m, const 
     UNROLL for (int l = 0; l < W; ++l) {
         vf acc = v_zero();
         UNROLL for (uint32_t i = 0; i < k; ++i)
-            acc = v_madd_slot(v_set1(w[i][l]), simde_mm512_load_ps(s->table + 16 * (size_t)lane_joints(f, i)[l]), acc, i);
+            acc = v_madd_slot(v_set1(w[i][l]), simde_mm512_load_ps(s->table + 16 * (size_t)lane_joints(f, i)[l]),
+                              acc, i);
         a[l] = acc;
     }
     v_transpose16x12(a, m);
