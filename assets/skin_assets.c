@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* skin_assets: assimp scenes to skin streams, palettes and sampled poses. */
 #include <skin/skin_assets.h>
 

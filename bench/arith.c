@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The arithmetic floor (arith.h) on the kernels' vector layer, compiled
  * once per kernel ISA: here with the target's default flags on 4 lanes
  * (SSE2 on x86-64, NEON on aarch64) as arith_run_base, and on x86 by

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The arithmetic floor of LBS: skin's arithmetic per vertex (the blend of k
  * 3x4 matrices, then p, n and t transformed, tangent w copied) on the
  * kernels' vector layer, with the palette already in lanes and planar

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The arithmetic floor on 16 lanes, with the AVX-512 kernels' flags (x86 only). */
 #define ARITH_WIDE 1
 #define ARITH_FN arith_run_avx512

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The per-vertex baseline loop (see baseline.h), compiled once per ISA:
  * baseline_run_base with the target's default flags (SSE2 on x86-64, NEON
  * on aarch64), and on x86 baseline_run_avx2 / baseline_run_avx512 from

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The per-vertex baseline: the textbook skinning loop engines write (one
  * vertex at a time, 4-wide SIMD, blend each influence's matrix columns with
  * 4-wide FMAs, then transform p, n, t), written as well as good engines write

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* skin-bench: skinning kernels per ISA against the per-vertex baseline
  * (baseline.h), a memory-floor probe that moves the same bytes with no math
  * (floor.h) and an arithmetic floor that does the math and moves no more

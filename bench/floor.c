@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The memory-floor loop, compiled once with the baseline vector width
  * (floor_run_base: 128-bit, native on x86-64 and aarch64) and, on x86, once
  * more with -mavx2 (floor_run_wide, see floor_wide.c): SIMDe's 256-bit

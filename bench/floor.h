@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Memory-floor probe: moves exactly the bytes a skinning case reads and
  * writes, with no arithmetic, so a kernel can be compared with the speed
  * limit of the memory system at the same size and thread count. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* skin-kernel-run: one case, for profilers (valgrind --tool=callgrind) and
  * quick A/B timings.  Skins a 64-joint rig (random unless RIG says)
  * with u8 joints and f32 weights into the 40-byte interleaved p+n+t vertex,

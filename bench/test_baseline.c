@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench.baseline: the yardsticks of skin-bench compute what skin computes.
  * The per-vertex baseline (every ISA build the CPU runs) matches skin's
  * scalar LBS reference on seeded random rigs: 1..8 influences, u16/f32,

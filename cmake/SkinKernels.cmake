@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # skin_add_kernels(target): compiles simd/kernel.c once per ISA of the target
 # architecture and method, each with its ISA's flags and lane width, into
 # `target`.  One object per method halves the longest compile (the 16-lane

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Cross build for 64-bit ARM Linux with Debian's gcc-aarch64-linux-gnu;
 # ctest runs the binaries under qemu-aarch64 (qemu-user).
 set(CMAKE_SYSTEM_NAME Linux)

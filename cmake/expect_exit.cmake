@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Runs EXE with ARGS (separated by |, which survives add_test) and fails unless it exits with STATUS and its
 # stderr contains MATCH: the demo's and the bench's error paths (cmake -P, so no shell).
 # EXE may be a command of several words too (an emulator and the program).

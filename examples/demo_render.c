@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* demo_render: skin-demo's Vulkan set-up, drawing and picture helpers
  * (see demo_render.h). */
 #include "demo_render.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* demo_render: the Vulkan side of skin-demo.  An offscreen colour + depth
  * target, the lit pipeline of shaders/demo.{vert,frag}, one host-visible
  * buffer for static data (indices, a per-vertex stripe coordinate), a

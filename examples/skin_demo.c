@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* skin-demo: load, sample, skin, draw.
  *
  *   skin-demo [ASSET] [--anim NAME|INDEX] [--time T] [--frames N]

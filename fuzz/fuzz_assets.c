@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target: the asset loader (skin_assets) on scenes decoded from
  * the input.  The loader's own code starts where assimp hands over a scene,
  * so this target builds that scene itself (nodes with duplicate or missing

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target: the palette and weight helpers of skin.h on arguments
  * decoded from the input.  The first byte picks the helper.  Outputs sit
  * between canary bytes (PAD each side) and inputs are allocated at exactly

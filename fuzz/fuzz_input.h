@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Shared by the fuzz targets: decodes a libFuzzer input into counts, enums
  * and float data that favours the values that break numeric code (NaN,
  * infinities, huge, denormal, signed zero), and reports oracle failures by

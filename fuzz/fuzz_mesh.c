@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target: skin_validate, skin_mesh and skin_mesh_parallel on a
  * mesh (with up to three morph targets), palette and output decoded from
  * the input, under every ISA this CPU runs.

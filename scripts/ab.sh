@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Interleaved A/B timing of two revisions: builds skin-kernel-run at each
 # (git worktrees and builds under build-ab/, kept for the next run), then
 # runs the two in turn, ROUNDS times, pinned to one CPU, and prints each

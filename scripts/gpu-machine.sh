@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Checks on a lent GPU machine (x86-64, no network, none of the project's
 # packages): the Vulkan tests and demos on its GPU, the CPU-vs-GPU bench, the
 # kernels' tests and the quick bench on its CPU, and the kernels' output

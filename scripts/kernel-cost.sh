@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Static cost of the hot block of each kernel, per core model, with llvm-mca
 # (there is no ARM hardware here).  The harnesses in bench/mca/ put one
 # kernel block (LBS-4 and DQS-4, p+n+t into the 40-byte vertex, u16 joints,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Installs what is missing, builds skin-bench (Release, in build/ or
 # $SKIN_BENCH_BUILD_DIR) and prints the quick benchmark table with the
 # performance bars.  Extra arguments go to skin-bench.

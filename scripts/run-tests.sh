@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Installs what is missing, then builds and tests skin in several
 # configurations, each in its own directory under build-ci/.  Prints one
 # summary line "run-tests: N passed, M failed" and exits nonzero if any

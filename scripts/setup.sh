@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Installs what building and testing skin needs on Debian 12 (as root).
 # Idempotent: does nothing when every package is already installed.
 set -euo pipefail

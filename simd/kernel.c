@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The SIMD kernels: written once, compiled once per ISA with SKIN_W lanes
  * (see vec.h) and per method (SKIN_KERNEL_METHOD) into SKIN_KERNEL_NAME.  Each lane is one vertex; no operation
  * mixes lanes, so a vertex's result does not depend on its block.  Blocks

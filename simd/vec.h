@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The vector layer under simd/kernel.c: SKIN_W lanes of float / int32 on
  * SIMDe.  Only this file differs between ISAs; the sections for the three
  * widths sit side by side so they stay comparable.

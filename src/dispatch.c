@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Run-time kernel selection: CPU features are read once; SKIN_ISA or
  * skin_set_isa() can force a kernel set the CPU supports. */
 #include "skin_internal.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Palette math: pose hierarchy, inverse bind, matrix <-> dual quaternion,
  * and load-time influence helpers. */
 #include "skin_internal.h"

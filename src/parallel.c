@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The OpenMP driver: splits one mesh into cache-line-friendly chunks. */
 #include "skin_internal.h"
 

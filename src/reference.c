@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The scalar reference kernels: the oracle every SIMD kernel is tested
  * against.  Written for clarity, one vertex at a time, in double precision. */
 #include "skin_internal.h"

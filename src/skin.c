@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Public entry points: version, status strings, argument checks, skin_mesh. */
 #include "skin_internal.h"
 

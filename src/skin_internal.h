@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Internal interface between the API layer (src/skin.c), the scalar
  * reference (src/reference.c) and the SIMD kernels (simd/). */
 #ifndef SKIN_INTERNAL_H

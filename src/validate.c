@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Load-time O(n) validation of mesh data. */
 #include "skin_internal.h"
 

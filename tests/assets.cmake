@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Real assets (Debian's assimp-testmodels) through the loader skin::assets:
 # counts, rest pose, animated poses (kernels vs the reference per ISA, LBS vs
 # double precision), loader errors, morph targets.  Not built without the

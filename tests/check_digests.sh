@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The kernels' output bits against recorded ones.  Results for a given ISA
 # must be bit-identical on every x86 vendor (and NEON's on every aarch64
 # core), and a kernel change that means to keep its bits must keep them.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Core test suite (issue #2): reference math by hand, properties on seeded
 # rigs, bit-identical splits, concurrency, bad input, validation, C++ and the
 # installed package.  Included from tests/CMakeLists.txt.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # SIMD kernels vs the scalar reference, once per ISA of the target
 # architecture (a CPU without the ISA skips with code 77).
 add_executable(test_kernels test_kernels.c)

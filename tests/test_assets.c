@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Real assets through the loader (skin::assets): Debian's assimp-testmodels.
  * For each listed model:
  *  - it loads with the expected mesh, vertex, bone and animation counts and

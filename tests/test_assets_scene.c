@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The asset loader on scene data that none of the test models has, in a
  * scene built here and handed to the loader's scene entry point (compiled
  * in, as fuzz_assets does): a vertex with 9 influences (the 8 largest kept,

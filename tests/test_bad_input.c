@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Bad input: every invalid argument of skin_mesh (and skin_mesh_parallel)
  * returns its own documented status and leaves the output untouched: canary
  * bytes fill the whole output buffer (around and inside the range) and the

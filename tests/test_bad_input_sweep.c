@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Bad-input sweep (issue 10): for every public function of skin.h, each
  * class of bad argument gives its documented status and writes nothing
  * outside what it may write (canaries), under every ISA the CPU runs.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The candy-wrapper artefact, measured: a two-joint cylinder whose second
  * joint is twisted 180 degrees about the axis.  At the middle cross-section
  * (equal weights) LBS blends opposite rotations and collapses the radius;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // The public header is usable from C++: it compiles, links and runs.
 #include "skin/skin.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Regressions for the defects of issue 10: wide output strides, outputs
  * untouched when a helper fails, NULL and non-finite input to the
  * status-less palette helpers. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Golden cases: skin_mesh against numbers computed by hand.
  *
  * A palette of 8 joints, each written out twice by hand (3x4 matrix and dual

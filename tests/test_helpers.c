@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Golden tests of the glTF and engine helpers in skin.h: values worked out
  * by hand, plus their error statuses.
  *  - skin_matrices_from_4x4: column-major 4x4 to row-major 3x4;

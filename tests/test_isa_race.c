@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* skin_set_isa racing the first skin_get_isa (issue 10, defect 3): the
  * first query must never overwrite a concurrent override.  The choice is
  * made once per process, so every round runs in a fresh child process; TSan

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Every SIMD kernel against the scalar reference.  The kernel set under test
  * is the one SKIN_ISA selects (CTest runs this once per ISA); the reference is
  * forced with skin_set_isa(SKIN_ISA_SCALAR) around each comparison.

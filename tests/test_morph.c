@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Morph targets fused into skinning, under the ISA SKIN_ISA selects (CTest
  * runs this once per ISA): against the scalar reference, against morphing
  * first and skinning the morphed mesh (two passes), bit-identical under any

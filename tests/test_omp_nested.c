@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* skin_mesh_parallel called from several user threads at once, each with
  * its own output and OpenMP team, on shared inputs: every result is
  * bit-identical to one skin_mesh call over the whole mesh.  Meaningful under

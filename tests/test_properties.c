@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Properties on seeded random rigs, and the palette / influence helpers:
  *  - DQS equals LBS for rigid single-influence vertices;
  *  - negating any joint's dual quaternion leaves DQS unchanged;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Splitting a mesh into ranges or threads gives output bit-identical to one
  * skin_mesh call: random split points (with empty ranges), single-vertex
  * ranges, ranges in reverse order, and skin_mesh_parallel on 1, 2, 3, 8 and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The stack skin_mesh uses (skin.h: the SIMD kernels at most about 64 KiB):
  * the deepest calls there are (8 influences, normal matrices or scales, the
  * most active morph targets, dense and sparse, partial blocks at both ends,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Concurrency with plain threads (no OpenMP, so TSan sees everything):
  * 8 pthreads call skin_mesh at once on disjoint, interleaved ranges of one
  * output (strided 40-byte vertices, so neighbouring ranges share cache lines,

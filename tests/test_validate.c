@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* skin_validate: each data problem is reported with the right status, the
  * first offending vertex and the slot (influence slot, or attribute index
  * 0..9 = px..tw for non-finite data); valid rigs are accepted; descriptor

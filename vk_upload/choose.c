@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* CPU or GPU path for a device and a mesh: what the GPU path can run, and
  * (when asked) both paths measured on that device. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */

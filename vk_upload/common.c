@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Function table and buffer/memory helpers shared by the ring and GPU path. */
 #include "vk_internal.h"
 

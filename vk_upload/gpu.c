@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* GPU compute skinning (LBS and DQS) into the stream ring, at parity with
  * the CPU kernels, for comparison with the CPU path.  The shaders
  * (shaders/skin_lbs.comp, skin_dqs.comp) are compiled by glslc at build time

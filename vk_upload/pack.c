@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Vertex layouts and skinning into a slot: the core packs normals and
  * tangents itself (skin_output.vector_format), in its single pass. */
 #include "skin/skin_vk.h"

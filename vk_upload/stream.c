@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Stream ring: memory-type choice, persistent mapping, per-frame regions,
  * flushes and the staging copy. */
 #include "skin/skin_vk.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Shared by the stream ring and the GPU skinning path: the Vulkan function
  * table and buffer + memory creation.  Not installed. */
 #ifndef SKIN_VK_INTERNAL_H

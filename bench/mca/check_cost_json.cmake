@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # ctest bench.kernel_cost: runs scripts/kernel-cost.sh --json F and checks
 # that F holds a positive cycles-per-vertex record for every ISA, core model
 # and case the script promises.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* llvm-mca harness for scripts/kernel-cost.sh: one vertex of the per-vertex
  * baseline (bench/baseline.c), LBS 4 influences p+n+t into the 40-byte
  * vertex, with the formats constant.  For p+n+t every store is the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* llvm-mca harness for scripts/kernel-cost.sh (never part of a build): one
  * block of the kernel, and one of the arithmetic floor (bench/arith.h), for
  * a fixed case, with every run-time choice (formats, attributes, layout,

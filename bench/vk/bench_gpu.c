@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* skin-bench --gpu: the CPU path against the GPU path on one Vulkan device,
  * per frame, through skin_vk_choose_path's measurement (CPU: skin_mesh_parallel
  * into the ring, record, submit, fence, on the clock; GPU: palette upload,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Vulkan stream-ring benchmarks: skinning into mapped ring memory vs
  * ordinary memory, per-frame flush cost, staging-copy cost. */
 #define _POSIX_C_SOURCE 200809L

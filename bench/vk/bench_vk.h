@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Vulkan stream-ring benchmarks for skin-bench. */
 #ifndef SKIN_BENCH_VK_H
 #define SKIN_BENCH_VK_H

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # ctest bench.gpu: runs `skin-bench --gpu --quick --json F` and checks that F
 # holds a CPU and a GPU record for LBS and DQS at 100k p+n+t with every key.
 execute_process(COMMAND ${BENCH} --gpu --quick --json ${JSON} RESULT_VARIABLE rc OUTPUT_VARIABLE out)

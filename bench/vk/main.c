@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* skin-bench-vk: runs the Vulkan section of skin-bench on its own.
  * Usage: skin-bench-vk [--quick] */
 #include <stdio.h>

@@ -1,4 +1,5 @@
 #version 450
+// SPDX-License-Identifier: MIT
 // Skinned position and normal come from the skin_vk ring (binding 0); the
 // static "around" coordinate (binding 1) paints stripes that show the twist.
 layout(location = 0) in vec3 in_position;

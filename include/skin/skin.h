@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * skin — CPU mesh skinning (linear blend and dual quaternion) over SoA streams.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* skin_assets: load skinned, animated models with assimp into skin's streams.
  *
  * An optional library (CMake target skin::assets, component "assets"), built

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * skin_vk — streams skinned vertices into Vulkan vertex buffers.
  *

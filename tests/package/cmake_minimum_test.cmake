@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Checks that the project asks for no newer CMake than Ubuntu 22.04's 3.22
 # (issue 10, defect 7).  Run with cmake -P -DSOURCE_DIR=<skin source>.
 file(STRINGS "${SOURCE_DIR}/CMakeLists.txt" lines REGEX "^cmake_minimum_required")

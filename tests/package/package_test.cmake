@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Package test, run with cmake -P:
 #   -DSOURCE_DIR=<skin source> -DWORK_DIR=<scratch dir> -DCONSUMER_DIR=<consumer source>
 #   [-DASSETS_CONSUMER_DIR=<skin::assets consumer source>]

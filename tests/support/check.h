@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A tiny check helper for the core tests: no framework, just counters.
  *
  *   CHECK(cond)                    boolean check, prints the expression

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Test and benchmark rigs: seeded random meshes and a twisted-cylinder
  * "candy wrapper", with their influence streams and palettes. */
 #ifndef SKIN_TEST_RIG_H

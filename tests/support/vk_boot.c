@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "vk_boot.h"
 
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* One small Vulkan bootstrap for the tests, the bench and the demo (not the
  * library, which always works on the caller's own device): instance with an
  * optional Khronos validation layer (and synchronization validation) and a

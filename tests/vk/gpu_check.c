@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* GPU-vs-CPU call checks shared by test_vk_gpu_parity and test_vk_gpu_morph
  * (see gpu_check.h). */
 #include "gpu_check.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* GPU-vs-CPU call checks shared by test_vk_gpu_parity and test_vk_gpu_morph:
  * a batch of skin_vk_gpu_skin calls is recorded into one frame, read back,
  * and each call's output is compared with skin_mesh's for the same call in

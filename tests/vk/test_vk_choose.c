@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* skin_vk_choose_path: the check-only answer (device type, GPU path
  * supported or why not), a measured answer with figures on both paths, and
  * bad arguments.  On lavapipe the device must be reported as CPU-type. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Error paths of the stream ring: every misuse returns a clear status, and
  * nothing leaks (the validation layer reports leaked objects when the device
  * is destroyed, which fails the test). */

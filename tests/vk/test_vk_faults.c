@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L /* posix_memalign */
 /* Vulkan fault injection (issue 10).  Two kinds of fault points, counted
  * together: every Vulkan call of the library that creates or allocates

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 /* GPU compute skinning vs the CPU path: per frame (new palette, 2 in
  * flight) the CPU skins into one slot of the ring and the compute shader

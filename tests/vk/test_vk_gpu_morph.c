@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Morph targets on the GPU path vs the CPU reference (skin_mesh with
  * SKIN_ISA_SCALAR, which sums the deltas in double), on lavapipe with
  * validation.  Two rigs (u16/f32, u8/unorm8), each with 70 targets: dense

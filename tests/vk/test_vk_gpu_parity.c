@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* GPU shaders vs CPU kernels (skin_mesh), on lavapipe with validation:
  * every method x attributes x influences (1..8, cycling joint and weight
  * formats) x output format (float, snorm16, 1010102) x output layout

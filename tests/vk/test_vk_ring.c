@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Stream ring end to end on a real device: 10 frames, 2 in flight, a new
  * palette per frame, two meshes per region; the GPU copies each region into
  * a readback buffer and the result must match skin_mesh into ordinary memory.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "vk_harness.h"
 
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Vulkan test harness: the shared bootstrap (tests/support/vk_boot.h) with
  * the Khronos validation layer and synchronization validation, a check that
  * they are live, a command pool, and read-back buffers.  The device has

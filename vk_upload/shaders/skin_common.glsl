@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // Shared by skin_lbs.comp and skin_dqs.comp: the same inputs, palette and
 // output rules as the CPU kernels (src/reference.c is the oracle).
 layout(local_size_x = 64) in;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // Dual quaternion skinning (Kavan et al., DLB), the CPU kernels' rules: the
 // pivot is the largest-weight influence (ties: the lowest slot); s_i is the
 // sign of dot(real_i, real_pivot) (negative: -1); b = sum s_i w_i dq_i; when

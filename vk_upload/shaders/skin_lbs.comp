@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // Linear blend skinning: M = sum w_i M_i (3x4 rows); p' = M (p, 1);
 // n' = N n with N the blended normal matrices when given, else M's 3x3;
 // t'.xyz = M's 3x3 t.xyz, t'.w = t.w.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Links against the installed skin and makes one call. */
 #include <skin/skin.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Links against the installed skin::assets and calls the loader once. */
 #include <skin/skin_assets.h>
 
