@@ -96,20 +96,10 @@ config portable-kernels "-L kernels" -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_FLAGS=
 config asan-ubsan "-LE package" -DCMAKE_BUILD_TYPE=Debug \
   -DSKIN_SANITIZE=address,undefined "${lean[@]}"
 
-# 4. ThreadSanitizer on the plain-thread tests (gcc's libgomp is not
-#    instrumented, hence no OpenMP).
+# 4. ThreadSanitizer on the thread tests: user threads calling skin_mesh,
+#    skin_mesh_parallel's pool, several users of the pool at once.
 config tsan "-L threads" -DCMAKE_BUILD_TYPE=Debug \
-  -DSKIN_SANITIZE=thread -DSKIN_OPENMP=OFF -DSKIN_VULKAN=OFF "${lean[@]}"
-
-# 4b. ThreadSanitizer with OpenMP: clang and LLVM's libomp, whose Archer tool
-#    (loaded by the test, see tests/core.cmake) tells TSan about OpenMP's
-#    synchronisation, so skin_mesh_parallel inside user threads
-#    (test_omp_nested) and the other thread tests run with real OpenMP teams.
-#    Scalar kernels only (SKIN_SIMD=OFF): the work split and the shared
-#    inputs and outputs are the same for every ISA, and it builds in seconds.
-config omp-tsan "-L threads" -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 \
-  -DCMAKE_BUILD_TYPE=Debug -DSKIN_SANITIZE=thread -DSKIN_SIMD=OFF -DSKIN_WERROR=ON \
-  -DSKIN_ASSETS=OFF -DSKIN_BUILD_EXAMPLES=OFF -DSKIN_VULKAN=OFF "${lean[@]}"
+  -DSKIN_SANITIZE=thread -DSKIN_VULKAN=OFF "${lean[@]}"
 
 # 5. libFuzzer: fuzz_mesh, fuzz_helpers and fuzz_assets (the loader on
 #    scenes built from the input), SKIN_FUZZ_SECONDS (30) each from their

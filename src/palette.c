@@ -5,6 +5,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 /* 3x4 row-major affine product c = a * b (c must not alias a or b). */
@@ -350,6 +351,46 @@ skin_status skin_deinterleave_influences(size_t vertex_count, uint32_t set_count
     return skin_deinterleave_influences_typed(vertex_count, set_count, in_joint_format, joint_sets,
                                               SKIN_WEIGHT_F32, (const void *const *)weight_sets,
                                               out_joint_format, out_weight_format, joints_out, weights_out);
+}
+
+/* One attribute's check, when it is given: its soa streams set, a stride of at least its
+ * element, and its last element addressable. */
+static skin_status check_attribute(size_t n, const void *src, size_t stride, size_t floats,
+                                   float *const *soa)
+{
+    if (!src) return SKIN_OK;
+    for (size_t c = 0; c < floats; ++c)
+        if (!soa[c]) return SKIN_ERROR_NULL_ARGUMENT;
+    if (stride < floats * sizeof(float)) return SKIN_ERROR_INVALID_STRIDE;
+    if (n > 1 && stride > (size_t)PTRDIFF_MAX / (n - 1)) return SKIN_ERROR_INVALID_COUNT;
+    return SKIN_OK;
+}
+
+static void gather(size_t n, const void *src, size_t stride, size_t floats, float *const *soa)
+{
+    const unsigned char *p = src;
+    for (size_t v = 0; v < n; ++v, p += stride)
+        for (size_t c = 0; c < floats; ++c) memcpy(&soa[c][v], p + c * sizeof(float), sizeof(float));
+}
+
+skin_status skin_deinterleave_vertices(size_t vertex_count, const void *position, size_t position_stride,
+                                       const void *normal, size_t normal_stride, const void *tangent,
+                                       size_t tangent_stride, float *const soa[10])
+{
+    if (!position || !soa) return SKIN_ERROR_NULL_ARGUMENT;
+    const struct {
+        const void *src;
+        size_t stride, floats;
+        float *const *soa;
+    } attr[3] = {{position, position_stride, 3, soa}, {normal, normal_stride, 3, soa + 3},
+                 {tangent, tangent_stride, 4, soa + 6}};
+    for (int a = 0; a < 3; ++a) {
+        skin_status s = check_attribute(vertex_count, attr[a].src, attr[a].stride, attr[a].floats, attr[a].soa);
+        if (s != SKIN_OK) return s;
+    }
+    for (int a = 0; a < 3; ++a)
+        if (attr[a].src) gather(vertex_count, attr[a].src, attr[a].stride, attr[a].floats, attr[a].soa);
+    return SKIN_OK;
 }
 
 /* ------------------------------------------- glTF and engine helpers */

@@ -35,7 +35,7 @@ static float mats[J * 12], nmats[J * 9], dqs[J * 8], scales[J * 3];
 static float inter[(N + 4) * 10];
 static float planes[10][N + 4];
 static float bounds[8];
-static float arena[512];
+static _Alignas(64) float arena[512];
 
 static const float identity12[12] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0};
 
@@ -420,6 +420,19 @@ H(h_di_out_wfmt, skin_deinterleave_influences(N, 1, SKIN_JOINT_U16, dj_in, (cons
 H(h_di_u16_to_u8, skin_deinterleave_influences(N, 1, SKIN_JOINT_U16, dj_in, (const float *const *)dw_in, SKIN_JOINT_U8, SKIN_WEIGHT_F32, dj_out, dw_out))
 H(h_dit_wfmt, skin_deinterleave_influences_typed(N, 1, SKIN_JOINT_U8, dj8_in, (skin_weight_format)0, dw_in, SKIN_JOINT_U16, SKIN_WEIGHT_F32, dj_out, dw_out))
 H(h_dit_null, skin_deinterleave_influences_typed(N, 1, SKIN_JOINT_U8, NULL, SKIN_WEIGHT_F32, dw_in, SKIN_JOINT_U16, SKIN_WEIGHT_F32, dj_out, dw_out))
+/* Interleaved vertices (40-byte records in gw) and range splits: outputs in the arena. */
+static float *dv_out[10], *dv_null[10];
+#define SZ ((size_t *)(void *)A)
+H(h_dv_null_pos, skin_deinterleave_vertices(N / 4, NULL, 40, gw + 3, 40, gw + 6, 40, dv_out))
+H(h_dv_null_soa, skin_deinterleave_vertices(N / 4, gw, 40, gw + 3, 40, gw + 6, 40, NULL))
+H(h_dv_null_stream, skin_deinterleave_vertices(N / 4, gw, 40, gw + 3, 40, gw + 6, 40, dv_null))
+H(h_dv_stride_p, skin_deinterleave_vertices(N / 4, gw, 8, NULL, 0, NULL, 0, dv_out))
+H(h_dv_stride_t, skin_deinterleave_vertices(N / 4, gw, 40, gw + 3, 40, gw + 6, 12, dv_out))
+H(h_dv_huge, skin_deinterleave_vertices(SIZE_MAX / 2, gw, 40, NULL, 0, NULL, 0, dv_out))
+H(h_split_null, skin_split_range(100, 2, 0, NULL, SZ))
+H(h_split_null_count, skin_split_range(100, 2, 0, SZ, NULL))
+H(h_split_parts0, skin_split_range(100, 0, 0, SZ, SZ + 1))
+H(h_split_index, skin_split_range(100, 2, 2, SZ, SZ + 1))
 H(h_dit_size_max, skin_deinterleave_influences_typed(SIZE_MAX / 8, 2, SKIN_JOINT_U8, dj8_in, SKIN_WEIGHT_F32, dw_in, SKIN_JOINT_U16, SKIN_WEIGHT_F32, dj_out, dw_out))
 
 typedef struct helper_case {
@@ -486,6 +499,16 @@ static const helper_case helper_cases[] = {
     {"deinterleave_typed: in weight format 0", h_dit_wfmt, SKIN_ERROR_INVALID_FORMAT},
     {"deinterleave_typed: NULL joint_sets", h_dit_null, SKIN_ERROR_NULL_ARGUMENT},
     {"deinterleave_typed: vertex_count SIZE_MAX / 8", h_dit_size_max, SKIN_ERROR_INVALID_COUNT},
+    {"deinterleave_vertices: NULL position", h_dv_null_pos, SKIN_ERROR_NULL_ARGUMENT},
+    {"deinterleave_vertices: NULL soa", h_dv_null_soa, SKIN_ERROR_NULL_ARGUMENT},
+    {"deinterleave_vertices: NULL tangent stream", h_dv_null_stream, SKIN_ERROR_NULL_ARGUMENT},
+    {"deinterleave_vertices: position stride 8", h_dv_stride_p, SKIN_ERROR_INVALID_STRIDE},
+    {"deinterleave_vertices: tangent stride 12", h_dv_stride_t, SKIN_ERROR_INVALID_STRIDE},
+    {"deinterleave_vertices: vertex_count SIZE_MAX / 2", h_dv_huge, SKIN_ERROR_INVALID_COUNT},
+    {"split_range: NULL first", h_split_null, SKIN_ERROR_NULL_ARGUMENT},
+    {"split_range: NULL count", h_split_null_count, SKIN_ERROR_NULL_ARGUMENT},
+    {"split_range: parts 0", h_split_parts0, SKIN_ERROR_INVALID_RANGE},
+    {"split_range: index == parts", h_split_index, SKIN_ERROR_INVALID_RANGE},
     {"set_isa: 6", h_isa_unknown, SKIN_ERROR_UNSUPPORTED},
     {"set_isa: -1", h_isa_negative, SKIN_ERROR_UNSUPPORTED},
 };
@@ -505,6 +528,8 @@ static void helper_setup(void)
         dw_out[s] = A + 2 * N * s + N;
         dnull_out[s] = s == 2 ? NULL : dj_out[s];
     }
+    for (int c = 0; c < 10; ++c) dv_out[c] = dv_null[c] = A + N / 4 * c;
+    dv_null[8] = NULL;
 }
 
 static void sweep_helpers(void)
@@ -542,7 +567,7 @@ static void sweep_helpers(void)
     CHECK(skin_status_string((skin_status)INT_MIN) != NULL);
     CHECK(strcmp(skin_isa_name((skin_isa)99), "unknown") == 0);
     CHECK(skin_version() == SKIN_VERSION && skin_version_string() != NULL);
-    CHECK(skin_has_openmp() == 0 || skin_has_openmp() == 1);
+    CHECK(skin_has_threads() == 0 || skin_has_threads() == 1);
 }
 
 /* Non-rigid and non-finite matrices given to the DQ conversion. */

@@ -6,7 +6,8 @@
  *  - skin_normal_matrices: inverse-transpose under non-uniform scale;
  *  - skin_quantize_weights: planar unorm16/unorm8 with exact integer sums;
  *  - skin_deinterleave_influences_typed: unorm8/unorm16 WEIGHTS_n input;
- *  - skin_add_identity_remainder: unweighted vertices stay in place. */
+ *  - skin_add_identity_remainder: unweighted vertices stay in place;
+ *  - skin_deinterleave_vertices: strided records to planar streams. */
 #include "check.h"
 
 #include <math.h>
@@ -252,6 +253,36 @@ static void test_identity_remainder(void)
     check_error_report("skin_add_identity_remainder");
 }
 
+/* Interleaved vertices, as a glTF buffer or an engine's struct holds them,
+ * to planar streams: 44-byte records (position, a pad float, normal, tangent)
+ * at an odd byte offset; then without normals and tangents, whose streams
+ * stay untouched. */
+static void test_deinterleave_vertices(void)
+{
+    enum { V = 5, STRIDE = 44 };
+    unsigned char buf[1 + V * STRIDE];
+    unsigned char *rec = buf + 1;
+    for (int v = 0; v < V; ++v)
+        for (int f = 0; f < STRIDE / 4; ++f) {
+            const float x = (float)(100 * v + f);
+            memcpy(rec + v * STRIDE + 4 * f, &x, sizeof x);
+        }
+    float planes[10][V];
+    float *soa[10];
+    for (int c = 0; c < 10; ++c) soa[c] = planes[c];
+    memset(planes, 0, sizeof planes);
+    CHECK_STATUS(skin_deinterleave_vertices(V, rec, STRIDE, rec + 16, STRIDE, rec + 28, STRIDE, soa), SKIN_OK);
+    static const int field[10] = {0, 1, 2, 4, 5, 6, 7, 8, 9, 10};
+    for (int c = 0; c < 10; ++c)
+        for (int v = 0; v < V; ++v) CHECK(planes[c][v] == (float)(100 * v + field[c]));
+
+    memset(planes, 0, sizeof planes);
+    float *positions_only[10] = {planes[0], planes[1], planes[2]};
+    CHECK_STATUS(skin_deinterleave_vertices(V, rec, STRIDE, NULL, 0, NULL, 0, positions_only), SKIN_OK);
+    for (int v = 0; v < V; ++v) CHECK(planes[1][v] == (float)(100 * v + 1) && planes[3][v] == 0.0f);
+    CHECK_STATUS(skin_deinterleave_vertices(0, rec, STRIDE, NULL, 0, NULL, 0, positions_only), SKIN_OK);
+}
+
 int main(void)
 {
     test_4x4();
@@ -261,5 +292,6 @@ int main(void)
     test_quantize();
     test_unorm_weights_in();
     test_identity_remainder();
+    test_deinterleave_vertices();
     return check_finish("test_helpers");
 }

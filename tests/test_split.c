@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* Splitting a mesh into ranges or threads gives output bit-identical to one
  * skin_mesh call: random split points (with empty ranges), single-vertex
- * ranges, ranges in reverse order, and skin_mesh_parallel on 1, 2, 3, 8 and
- * the default number of threads; the bounds of the parts combine to the same
- * bounds.  Runs under whatever ISA is current (SKIN_ISA chooses); the
+ * ranges, ranges in reverse order, skin_split_range's parts, and
+ * skin_mesh_parallel on 1, 2, 3, 8 and the default number of threads; the
+ * bounds of the parts combine to the same bounds.  Runs under whatever ISA is current (SKIN_ISA chooses); the
  * signed-zero bounds case under every ISA. */
 #include "check.h"
 #include "rig.h"
@@ -182,7 +182,24 @@ static void run_config(const config *cf, skin_method method, uint64_t seed)
     }
     EXPECT_SAME("lane-width ranges");
 
-    /* The OpenMP driver on several thread counts. */
+    /* skin_split_range's parts, as a job system would run them (last first). */
+    static const uint32_t job_counts[] = {1, 2, 3, 7, 64, 200};
+    for (size_t i = 0; i < sizeof job_counts / sizeof job_counts[0]; ++i) {
+        target_reset(&t);
+        bounds_empty(bounds);
+        out = output_for(&t, cf->flags, part);
+        for (uint32_t j = job_counts[i]; j-- > 0;) {
+            size_t first, count;
+            CHECK_STATUS(skin_split_range(N, job_counts[i], j, &first, &count), SKIN_OK);
+            CHECK_STATUS(skin_mesh(&r.mesh, &r.palette, method, &out, first, count), SKIN_OK);
+            bounds_merge(bounds, part);
+        }
+        char what[48];
+        snprintf(what, sizeof what, "skin_split_range(parts=%u)", job_counts[i]);
+        EXPECT_SAME(what);
+    }
+
+    /* The thread pool on several thread counts. */
     static const int threads[] = {1, 2, 3, 8, 0, -1};
     for (size_t i = 0; i < sizeof threads / sizeof threads[0]; ++i) {
         target_reset(&t);
@@ -255,6 +272,29 @@ static void signed_zero_bounds(void)
     CHECK_STATUS(skin_set_isa(before), SKIN_OK);
 }
 
+/* skin_split_range's parts tile [0, n) in order, start on multiples of 64
+ * and differ by at most 64 vertices. */
+static void split_range_parts(void)
+{
+    static const size_t counts[] = {0, 1, 63, 64, 65, 129, 1000, 10007, 1u << 20};
+    static const uint32_t parts[] = {1, 2, 3, 5, 16, 17, 1000};
+    for (size_t c = 0; c < sizeof counts / sizeof counts[0]; ++c)
+        for (size_t p = 0; p < sizeof parts / sizeof parts[0]; ++p) {
+            size_t next = 0, lo = SIZE_MAX, hi = 0;
+            for (uint32_t j = 0; j < parts[p]; ++j) {
+                size_t first = 7, count = 7;
+                CHECK_STATUS(skin_split_range(counts[c], parts[p], j, &first, &count), SKIN_OK);
+                CHECK(first == next);
+                CHECK(first % 64 == 0 || first == counts[c]);
+                next = first + count;
+                if (count < lo) lo = count;
+                if (count > hi) hi = count;
+            }
+            CHECK(next == counts[c]);
+            CHECK(hi - lo <= 64);
+        }
+}
+
 int main(void)
 {
     static const config configs[] = {
@@ -267,11 +307,12 @@ int main(void)
         {"k=3 u8/f32 soa streaming+normalize", 3, SKIN_JOINT_U8, SKIN_WEIGHT_F32, 1, 1,
          SKIN_OUTPUT_STREAMING | SKIN_OUTPUT_NORMALIZE},
     };
-    printf("OpenMP: %s\n", skin_has_openmp() ? "yes" : "no (skin_mesh_parallel is serial)");
+    printf("thread pool: %s\n", skin_has_threads() ? "yes" : "no (skin_mesh_parallel is serial)");
     for (size_t c = 0; c < sizeof configs / sizeof configs[0]; ++c) {
         run_config(&configs[c], SKIN_LBS, 1000 + c);
         run_config(&configs[c], SKIN_DQS, 2000 + c);
     }
     signed_zero_bounds();
+    split_range_parts();
     return check_finish("test_split");
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Concurrency with plain threads (no OpenMP, so TSan sees everything):
+/* Concurrency with plain threads calling skin_mesh:
  * 8 pthreads call skin_mesh at once on disjoint, interleaved ranges of one
  * output (strided 40-byte vertices, so neighbouring ranges share cache lines,
  * and planar SoA), starting before any other skin call so the first-use ISA

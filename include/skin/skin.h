@@ -12,8 +12,8 @@
  *    real x y z w, then dual x y z w.
  *  - Every function is thread-safe and reentrant unless its comment says
  *    otherwise.  None allocates memory itself; the one exception is
- *    skin_mesh_parallel, whose OpenMP runtime allocates (and keeps) its
- *    thread pool and per-thread state on first use.
+ *    skin_mesh_parallel, which starts (and keeps) its thread pool on
+ *    first use.
  *  - No function asserts on user input: bad arguments return a negative
  *    skin_status and leave every output untouched.  The two helpers that
  *    return no skin_status (skin_matrix_to_dual_quat, which returns flags,
@@ -366,23 +366,46 @@ SKIN_API skin_status skin_mesh(const skin_mesh_desc *mesh, const skin_palette *p
                                size_t first, size_t count);
 
 /**
- * Skins the whole mesh on `threads` OpenMP threads (threads <= 0: the OpenMP
- * default).  A small mesh uses fewer: one thread per 2048 vertices at most,
- * so it never runs slower for having more cores.  Work is split into chunks
- * of whole multiples of 64 vertices (at least 1024, about four per thread,
- * scheduled dynamically), so when each output base is 64-byte aligned no two
- * threads write the same cache line.  The result is bit-identical to one
- * skin_mesh call over the whole mesh (NaN payloads aside, as for
- * skin_mesh).  Built without OpenMP, it runs serially.  This is the one
- * function that may allocate: the OpenMP runtime creates its thread pool on
- * first use.  Do not call it on many threads at once unless nested OpenMP
- * parallelism is what you want.
+ * Skins the whole mesh on `threads` threads (threads <= 0: one per online
+ * CPU): the calling thread and up to threads - 1 workers of a pool that the
+ * library starts on first use and keeps, sleeping, for later calls.  A small
+ * mesh uses fewer: one thread per 2048 vertices at most, so it never runs
+ * slower for having more cores.  Work is split into chunks of whole
+ * multiples of 64 vertices (at least 1024, about four per thread, claimed
+ * dynamically), so when each output base is 64-byte aligned no two threads
+ * write the same cache line.  The caller skins chunks too and waits only for
+ * the chunks a worker has claimed: when other work keeps every core busy and
+ * a worker is not scheduled, the caller does its share instead of waiting
+ * for it.  The result is bit-identical to one skin_mesh call over the whole
+ * mesh (NaN payloads aside, as for skin_mesh).
+ *
+ * Thread-safe: one call at a time uses the pool; a call made while another
+ * is using it runs on its own thread alone.  This and the pool's start are
+ * the only allocations skin makes.  Built without threads (SKIN_THREADS=OFF,
+ * or no pthreads), it runs serially.  Engines with a job system of their own
+ * should use it instead: see skin_split_range.
  */
 SKIN_API skin_status skin_mesh_parallel(const skin_mesh_desc *mesh, const skin_palette *palette,
                                         skin_method method, const skin_output *out, int threads);
 
-/** True (1) if the library was built with OpenMP, else 0. */
-SKIN_API int skin_has_openmp(void);
+/** True (1) if the library was built with its thread pool, else 0
+ *  (skin_mesh_parallel then runs on the calling thread). */
+SKIN_API int skin_has_threads(void);
+
+/**
+ * Part `index` of `parts` near-equal ranges of [0, vertex_count), for a job
+ * system of the user's own: each job calls skin_mesh(mesh, palette, method,
+ * out, *first, *count) with its part.  Boundaries are multiples of 64
+ * vertices, so jobs never write the same cache line of an output whose base
+ * is 64-byte aligned, and every SIMD block is whole; the parts cover the
+ * range exactly once, in order, and differ in size by at most 64 vertices.
+ * A part may be empty (*count = 0) when there are more parts than blocks of
+ * 64.  The output of any split is bit-identical to one call.  Errors:
+ * NULL_ARGUMENT (first or count NULL), INVALID_RANGE (parts 0 or
+ * index >= parts), with nothing written.
+ */
+SKIN_API skin_status skin_split_range(size_t vertex_count, uint32_t parts, uint32_t index,
+                                      size_t *first, size_t *count);
 
 /* ------------------------------------------------------------- validation */
 
@@ -513,6 +536,24 @@ SKIN_API skin_status skin_deinterleave_influences(size_t vertex_count, uint32_t 
                                                   skin_weight_format out_weight_format,
                                                   void *const *joints_out,
                                                   void *const *weights_out);
+
+/**
+ * Load-time conversion of interleaved (strided) vertex attributes, as glTF
+ * buffers and engines' vertex structs hold them, into the planar streams
+ * skin_mesh_desc takes: soa[0..9] = px py pz nx ny nz tx ty tz tw, each of
+ * vertex_count floats.  Positions are 3 floats at position + v *
+ * position_stride bytes, normals 3 floats, tangents 4 (x y z w); normal and
+ * tangent may be NULL (their soa entries are then not used and may be
+ * NULL).  Any byte alignment is accepted.  Strides are in bytes, at least
+ * the element's size (12, 12, 16).  Errors: NULL_ARGUMENT (position, soa,
+ * or an soa entry that is needed), INVALID_STRIDE (a stride below its
+ * element), INVALID_COUNT (vertex_count * stride past PTRDIFF_MAX), with
+ * nothing written.
+ */
+SKIN_API skin_status skin_deinterleave_vertices(size_t vertex_count, const void *position,
+                                                size_t position_stride, const void *normal,
+                                                size_t normal_stride, const void *tangent,
+                                                size_t tangent_stride, float *const soa[10]);
 
 /* -------------------------------------------------------------------- ISA */
 

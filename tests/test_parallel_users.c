@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* skin_mesh_parallel called from several user threads at once, each with
- * its own output and OpenMP team, on shared inputs: every result is
- * bit-identical to one skin_mesh call over the whole mesh.  Meaningful under
- * ThreadSanitizer with clang's libomp and its Archer tool (the omp-tsan
+ * its own output, on shared inputs: one call at a time gets the pool, the
+ * others skin alone, and every result is bit-identical to one skin_mesh
+ * call over the whole mesh.  Meaningful under ThreadSanitizer (the tsan
  * configuration of scripts/run-tests.sh); elsewhere a plain correctness test. */
 #include "check.h"
 #include "rig.h"
@@ -71,5 +71,5 @@ int main(void)
     }
     free(expect);
     rig_free(&the_rig);
-    return check_finish("test_omp_nested");
+    return check_finish("test_parallel_users");
 }
