@@ -204,19 +204,23 @@ static int create_pipeline(demo_gpu *d, const skin_vk_vertex_layout *vl)
          .stage = VK_SHADER_STAGE_VERTEX_BIT, .module = d->vert, .pName = "main"},
         {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
          .stage = VK_SHADER_STAGE_FRAGMENT_BIT, .module = d->frag, .pName = "main"}};
-    /* Binding 0: the ring slot, formats and offsets from the skin_vk layout. */
-    VkVertexInputBindingDescription bindings[2] = {
+    /* Binding 0: the ring slot, formats and offsets from the skin_vk layout;
+     * from the static buffer, binding 1: the stripe coordinate, binding 2: the
+     * vertex colours of the difference view. */
+    VkVertexInputBindingDescription bindings[3] = {
         {0, vl->stride, VK_VERTEX_INPUT_RATE_VERTEX},
-        {1, sizeof(float), VK_VERTEX_INPUT_RATE_VERTEX}};
-    VkVertexInputAttributeDescription attrs[3] = {
+        {1, sizeof(float), VK_VERTEX_INPUT_RATE_VERTEX},
+        {2, 4, VK_VERTEX_INPUT_RATE_VERTEX}};
+    VkVertexInputAttributeDescription attrs[4] = {
         {0, 0, vl->position_format, 0},
         {1, 0, vl->normal_format, vl->normal_offset},
-        {2, 1, VK_FORMAT_R32_SFLOAT, 0}};
+        {2, 1, VK_FORMAT_R32_SFLOAT, 0},
+        {3, 2, VK_FORMAT_R8G8B8A8_UNORM, 0}};
     VkPipelineVertexInputStateCreateInfo vin = {
         .sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO,
-        .vertexBindingDescriptionCount = 2,
+        .vertexBindingDescriptionCount = 3,
         .pVertexBindingDescriptions = bindings,
-        .vertexAttributeDescriptionCount = 3,
+        .vertexAttributeDescriptionCount = 4,
         .pVertexAttributeDescriptions = attrs};
     VkPipelineInputAssemblyStateCreateInfo ia = {
         .sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
@@ -409,13 +413,16 @@ int demo_gpu_render(demo_gpu *d, const demo_draw *draws, size_t count, uint8_t *
         VkRect2D sc = {{w->x, w->y}, {(uint32_t)w->width, (uint32_t)w->height}};
         vkCmdSetViewport(d->cmd, 0, 1, &vp);
         vkCmdSetScissor(d->cmd, 0, 1, &sc);
-        VkBuffer bufs[2] = {w->slot->buffer, d->host_buf};
-        VkDeviceSize offs[2] = {w->slot->offset, w->coord_offset};
-        vkCmdBindVertexBuffers(d->cmd, 0, 2, bufs, offs);
+        /* without vertex colours binding 2 reads the stripe coordinates (4 bytes
+         * a vertex too), which the shader then ignores */
+        VkBuffer bufs[3] = {w->slot->buffer, d->host_buf, d->host_buf};
+        VkDeviceSize offs[3] = {w->slot->offset, w->coord_offset,
+                                w->vertex_colors ? w->color_offset : w->coord_offset};
+        vkCmdBindVertexBuffers(d->cmd, 0, 3, bufs, offs);
         vkCmdBindIndexBuffer(d->cmd, d->host_buf, w->index_offset, VK_INDEX_TYPE_UINT32);
         push p;
         memcpy(p.mvp, w->mvp, sizeof p.mvp);
-        memcpy(p.color, w->color, sizeof w->color), p.color[3] = 1;
+        memcpy(p.color, w->color, sizeof w->color), p.color[3] = w->vertex_colors ? 0.0f : 1.0f;
         memcpy(p.light, w->light, sizeof w->light), p.light[3] = 0;
         memcpy(p.view, w->view, sizeof w->view), p.view[3] = 0;
         vkCmdPushConstants(d->cmd, d->layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT,
@@ -489,7 +496,21 @@ static const struct glyph {
               {'D', {0x1E, 0x11, 0x11, 0x11, 0x11, 0x11, 0x1E}},
               {'L', {0x10, 0x10, 0x10, 0x10, 0x10, 0x10, 0x1F}},
               {'Q', {0x0E, 0x11, 0x11, 0x11, 0x15, 0x12, 0x0D}},
-              {'S', {0x0F, 0x10, 0x10, 0x0E, 0x01, 0x01, 0x1E}}};
+              {'S', {0x0F, 0x10, 0x10, 0x0E, 0x01, 0x01, 0x1E}},
+              {'0', {0x0E, 0x11, 0x13, 0x15, 0x19, 0x11, 0x0E}},
+              {'1', {0x04, 0x0C, 0x04, 0x04, 0x04, 0x04, 0x0E}},
+              {'2', {0x0E, 0x11, 0x01, 0x02, 0x04, 0x08, 0x1F}},
+              {'3', {0x1F, 0x02, 0x04, 0x02, 0x01, 0x11, 0x0E}},
+              {'4', {0x02, 0x06, 0x0A, 0x12, 0x1F, 0x02, 0x02}},
+              {'5', {0x1F, 0x10, 0x1E, 0x01, 0x01, 0x11, 0x0E}},
+              {'6', {0x06, 0x08, 0x10, 0x1E, 0x11, 0x11, 0x0E}},
+              {'7', {0x1F, 0x01, 0x02, 0x04, 0x08, 0x08, 0x08}},
+              {'8', {0x0E, 0x11, 0x11, 0x0E, 0x11, 0x11, 0x0E}},
+              {'9', {0x0E, 0x11, 0x11, 0x0F, 0x01, 0x02, 0x0C}},
+              {'.', {0x00, 0x00, 0x00, 0x00, 0x00, 0x0C, 0x0C}},
+              {'%', {0x18, 0x19, 0x02, 0x04, 0x08, 0x13, 0x03}},
+              {'|', {0x04, 0x04, 0x04, 0x04, 0x04, 0x04, 0x04}},
+              {'-', {0x00, 0x00, 0x00, 0x1F, 0x00, 0x00, 0x00}}};
 
 /* The labels' grey, which coverage does not count: a panel with only its
  * label drawn reads as empty. */
@@ -510,6 +531,33 @@ void demo_label(uint8_t *rgba, int width, int height, int x, int y, int scale, c
                 uint8_t *p = rgba + 4 * ((size_t)Y * width + X);
                 p[0] = p[1] = p[2] = LABEL_GREY, p[3] = 255;
             }
+    }
+}
+
+void demo_colormap(float t, uint8_t rgb[3])
+{
+    /* viridis at 0, 1/8, ..., 1, linearly interpolated */
+    static const uint8_t stops[9][3] = {{68, 1, 84},    {71, 44, 122},  {59, 82, 139},
+                                        {44, 114, 142}, {33, 145, 140}, {40, 174, 128},
+                                        {94, 201, 98},  {173, 220, 48}, {253, 231, 37}};
+    float x = 8 * fminf(fmaxf(t, 0), 1); /* NaN: 0 */
+    int i = x < 8 ? (int)x : 7;
+    float f = x - (float)i;
+    for (int c = 0; c < 3; ++c)
+        rgb[c] = (uint8_t)lrintf((float)stops[i][c] + f * (float)(stops[i + 1][c] - stops[i][c]));
+}
+
+void demo_colorbar(uint8_t *rgba, int width, int height, int x, int y, int w, int h)
+{
+    for (int px = 0; px < w; ++px) {
+        uint8_t rgb[3];
+        demo_colormap(w > 1 ? (float)px / (float)(w - 1) : 0, rgb);
+        for (int py = 0; py < h; ++py) {
+            int X = x + px, Y = y + py;
+            if (X < 0 || Y < 0 || X >= width || Y >= height) continue;
+            uint8_t *p = rgba + 4 * ((size_t)Y * width + X);
+            p[0] = rgb[0], p[1] = rgb[1], p[2] = rgb[2], p[3] = 255;
+        }
     }
 }
 

@@ -4,8 +4,9 @@
  * buffer for static data (indices, a per-vertex stripe coordinate), a
  * skin_vk stream ring for the skinned vertices, and readback to RGBA.  The
  * instance and device come from the shared bootstrap (tests/support/vk_boot).
- * Plus the picture helpers: framing camera, block-letter labels, PNG write
- * and check.  Single-threaded; one demo_gpu at a time. */
+ * Plus the picture helpers: framing camera, block-letter labels, the colour
+ * map of the difference view, PNG write and check.  Single-threaded; one
+ * demo_gpu at a time. */
 #ifndef SKIN_DEMO_RENDER_H
 #define SKIN_DEMO_RENDER_H
 
@@ -39,6 +40,8 @@ typedef struct demo_draw {
     size_t index_offset;         /* bytes into the static buffer, uint32 triangle list */
     uint32_t index_count;
     size_t coord_offset;         /* bytes into the static buffer: one float a vertex (stripes) */
+    int vertex_colors;           /* 0: color[] with stripes; 1: RGBA8 a vertex at color_offset */
+    size_t color_offset;         /* bytes into the static buffer (with vertex_colors) */
     float mvp[16];               /* column-major, see demo_camera */
     float color[3];
     float light[3], view[3];     /* world directions towards the light, the eye */
@@ -59,9 +62,16 @@ int demo_gpu_destroy(demo_gpu *g);
 void demo_camera(const float bounds[6], float yaw, float tilt, int width, int height, demo_draw *d);
 
 /* Draws text in 5x7 block letters of `scale` pixels a dot, top-left at
- * (x, y), clipped to the image.  Only the letters of "LBS" and "DQS" and the
- * space exist (a label, not a font); others draw as a space. */
+ * (x, y), clipped to the image.  Only what the labels need exists: the
+ * letters of "LBS" and "DQS", digits, ". % | -" and the space (a label, not a
+ * font); others draw as a space. */
 void demo_label(uint8_t *rgba, int width, int height, int x, int y, int scale, const char *text);
+
+/* The colour map of the difference view (viridis: dark purple to yellow,
+ * perceptually uniform), t in [0, 1] (clamped) to RGB. */
+void demo_colormap(float t, uint8_t rgb[3]);
+/* Its legend: a w x h bar from 0 (left) to 1, top-left at (x, y), clipped. */
+void demo_colorbar(uint8_t *rgba, int width, int height, int x, int y, int w, int h);
 
 /* Writes rgba (width x height) as PNG. 0 or 1 (printed). */
 int demo_write_png(const char *path, const uint8_t *rgba, int width, int height);
