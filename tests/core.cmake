@@ -21,23 +21,13 @@ skin_core_test(test_properties)   # seeded-rig properties, palette helpers, infl
 skin_core_test(test_split)        # range splits and thread counts are bit-identical
 skin_core_test(test_threads LABELS threads LIBS Threads::Threads) # pthreads on disjoint ranges
 skin_core_test(test_isa_race LABELS threads LIBS Threads::Threads) # skin_set_isa vs the first skin_get_isa
-skin_core_test(test_omp_nested LABELS threads omp-tsan LIBS Threads::Threads) # skin_mesh_parallel inside user threads
-# Under TSan with clang's libomp, its Archer tool tells TSan about OpenMP's
-# synchronisation (libomp itself is not instrumented).
-if(SKIN_SANITIZE MATCHES "thread" AND CMAKE_C_COMPILER_ID MATCHES "Clang")
-  string(REGEX MATCH "^[0-9]+" _skin_llvm_major "${CMAKE_C_COMPILER_VERSION}")
-  find_library(SKIN_ARCHER archer HINTS /usr/lib/llvm-${_skin_llvm_major}/lib)
-  if(SKIN_ARCHER)
-    set_tests_properties(core.test_omp_nested PROPERTIES ENVIRONMENT
-      "OMP_TOOL_LIBRARIES=${SKIN_ARCHER};TSAN_OPTIONS=ignore_noninstrumented_modules=1")
-  endif()
-endif()
+skin_core_test(test_parallel_users LABELS threads LIBS Threads::Threads) # skin_mesh_parallel from several user threads
 skin_core_test(test_bad_input)    # every invalid argument: own status, output untouched
 add_test(NAME core.test_bad_input_isa_fallback COMMAND test_bad_input) # SKIN_ISA naming no ISA: the best
 set_tests_properties(core.test_bad_input_isa_fallback PROPERTIES LABELS core TIMEOUT 120 ENVIRONMENT SKIN_ISA=avx1024)
 skin_core_test(test_bad_input_sweep) # issue 10: every public function x every bad-argument class, canaries
 skin_core_test(test_validate)     # skin_validate: status, vertex and slot of each problem
-skin_core_test(test_helpers)      # glTF/engine helpers: 4x4, multiply/invert, normal matrices, quantiser, remainder rule
+skin_core_test(test_helpers)      # glTF/engine helpers: 4x4, multiply/invert, normal matrices, quantiser, remainder rule, interleaved vertices
 skin_core_test(test_candy)        # candy wrapper at 180 degrees: DQS keeps the mid radius, LBS collapses
 skin_core_test(test_defects)      # issue 10 regressions: wide strides, helper NULL/non-finite input
 skin_core_test(test_stack LIBS Threads::Threads) # the kernels' stack high-water mark, every ISA
@@ -61,19 +51,37 @@ add_test(NAME core.cmake_minimum COMMAND ${CMAKE_COMMAND} -DSOURCE_DIR=${PROJECT
   -P ${CMAKE_CURRENT_SOURCE_DIR}/package/cmake_minimum_test.cmake)
 set_tests_properties(core.cmake_minimum PROPERTIES LABELS core TIMEOUT 30)
 
-# Configure, build and install the library as a shared package in a
-# temporary directory, check its exported symbols, and build a consumer
-# against it with find_package and with pkg-config.  Host builds only: a
-# cross build could not run the consumer (nor configure it for the target).
+# Configure stops without SIMDe unless -DSKIN_SIMD=OFF; and the package:
+# skin built static and shared, installed, moved, and used from outside with
+# find_package(skin COMPONENTS ...) and the plain pkg-config line
+# (tests/package/package_test.cmake).  Host builds only: a cross build could
+# not run the consumers (nor configure them for the target).
 if(NOT CMAKE_CROSSCOMPILING)
+  set(_skin_package_args -DSOURCE_DIR=${PROJECT_SOURCE_DIR} -DC_COMPILER=${CMAKE_C_COMPILER}
+    -DGENERATOR=${CMAKE_GENERATOR})
+  add_test(NAME core.simde_required
+    COMMAND ${CMAKE_COMMAND} ${_skin_package_args} -DWORK_DIR=${CMAKE_CURRENT_BINARY_DIR}/simde-work
+      -P ${CMAKE_CURRENT_SOURCE_DIR}/package/simde_required_test.cmake)
+  set_tests_properties(core.simde_required PROPERTIES LABELS "package" TIMEOUT 60)
+  # The components the enclosing build has, built and checked in the package.
+  set(_skin_vk OFF)
+  set(_skin_assets OFF)
+  if(TARGET skin_vk)
+    set(_skin_vk ON)
+  endif()
+  if(TARGET skin_assets)
+    set(_skin_assets ON)
+  endif()
+  # This build is installed as its kind (static or shared), and the test
+  # builds only the other; a sanitized build would need the sanitizer's
+  # runtime in every consumer, so the test builds both then.
+  set(_skin_install_build)
+  if(NOT SKIN_SANITIZE)
+    set(_skin_install_build -DINSTALL_BUILD=${PROJECT_BINARY_DIR} -DINSTALL_BUILD_SHARED=${BUILD_SHARED_LIBS})
+  endif()
   add_test(NAME core.package
-    COMMAND ${CMAKE_COMMAND}
-      -DSOURCE_DIR=${PROJECT_SOURCE_DIR}
-      -DWORK_DIR=${CMAKE_CURRENT_BINARY_DIR}/package-work
-      -DCONSUMER_DIR=${CMAKE_CURRENT_SOURCE_DIR}/package/consumer
-      -DASSETS_CONSUMER_DIR=${CMAKE_CURRENT_SOURCE_DIR}/package/consumer_assets
-      -DC_COMPILER=${CMAKE_C_COMPILER}
-      -DGENERATOR=${CMAKE_GENERATOR}
-      -P ${CMAKE_CURRENT_SOURCE_DIR}/package/package_test.cmake)
-  set_tests_properties(core.package PROPERTIES LABELS "package" TIMEOUT 300)
+    COMMAND ${CMAKE_COMMAND} ${_skin_package_args} -DWORK_DIR=${CMAKE_CURRENT_BINARY_DIR}/package-work
+      -DCONSUMER_DIR=${CMAKE_CURRENT_SOURCE_DIR}/package/consumer -DVK=${_skin_vk} -DASSETS=${_skin_assets}
+      ${_skin_install_build} -P ${CMAKE_CURRENT_SOURCE_DIR}/package/package_test.cmake)
+  set_tests_properties(core.package PROPERTIES LABELS "package" TIMEOUT 600)
 endif()

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Links against the installed skin::assets and calls the loader once. */
+/* Links against the installed skin_assets (and so assimp) and calls the
+ * loader once. */
 #include <skin/skin_assets.h>
 
 #include <stdio.h>
