@@ -25,8 +25,6 @@
  * (MIN_PER_THREAD vertices), so small meshes use fewer threads than asked:
  * more would only add wake-up and hand-off time. */
 enum { ALIGN = 64, MIN_CHUNK = 1024, MIN_PER_THREAD = 2048, CHUNKS_PER_THREAD = 4, MAX_WORKERS = 63 };
-/* chunk_size makes at most threads * CHUNKS_PER_THREAD + 1 chunks. */
-enum { MAX_CHUNKS = (MAX_WORKERS + 1) * CHUNKS_PER_THREAD + 1 };
 
 static int threads_worth(size_t n, int threads)
 {
@@ -84,8 +82,7 @@ skin_status skin_split_range(size_t vertex_count, uint32_t parts, uint32_t index
  * workers), so a worker that wakes after the call has returned still reads
  * valid memory.  Chunks are claimed by counting `ticket` down: its high
  * bits hold the call's generation and its low bits the chunks left, so a
- * claim needs no other field and a late one fails on the generation (or on
- * a count that went below zero and borrowed from it). */
+ * claim needs no other field and a late one fails on the generation. */
 typedef struct work {
     skin_kernel_fn kernel;
     skin_job job;
@@ -113,9 +110,15 @@ static size_t run_chunks(work *w, uint32_t gen, float *bounds)
 {
     size_t ran = 0;
     for (;;) {
-        const uint64_t t = atomic_fetch_sub_explicit(&w->ticket, 1, memory_order_acquire);
-        const uint32_t left = (uint32_t)t;
-        if ((uint32_t)(t >> 32) != gen || left == 0 || left > MAX_CHUNKS) return ran;
+        /* Compare and swap, not a plain decrement: a late worker must not
+         * take a chunk of the next call's count that it will not run. */
+        uint64_t t = atomic_load_explicit(&w->ticket, memory_order_acquire);
+        uint32_t left;
+        do {
+            left = (uint32_t)t;
+            if ((uint32_t)(t >> 32) != gen || left == 0) return ran;
+        } while (!atomic_compare_exchange_weak_explicit(&w->ticket, &t, t - 1, memory_order_acquire,
+                                                        memory_order_acquire));
         const size_t c = left - 1;
         skin_job part = w->job;
         float part_bounds[6];

@@ -2,17 +2,23 @@
 /* skin_mesh_parallel called from several user threads at once, each with
  * its own output, on shared inputs: one call at a time gets the pool, the
  * others skin alone, and every result is bit-identical to one skin_mesh
- * call over the whole mesh.  Meaningful under ThreadSanitizer (the tsan
- * configuration of scripts/run-tests.sh); elsewhere a plain correctness test. */
+ * call over the whole mesh.  Then thousands of calls back to back while a
+ * spinning thread on every CPU keeps the workers from running on time: a
+ * worker that wakes for one call while the next has begun must neither run
+ * nor lose the new call's chunks (a lost chunk hangs the call, and the test
+ * times out).  Meaningful under ThreadSanitizer (the tsan configuration of
+ * scripts/run-tests.sh); elsewhere a plain correctness test. */
 #include "check.h"
 #include "rig.h"
 #include "skin/skin.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-enum { USERS = 4, ROUNDS = 3, VERTICES = 8192 + 37 };
+enum { USERS = 4, ROUNDS = 3, VERTICES = 8192 + 37, BACK_TO_BACK = 1000, SPINNERS_MAX = 16 };
 
 static rig the_rig;
 static float *expect;
@@ -47,6 +53,35 @@ static void *user(void *arg)
     return NULL;
 }
 
+static atomic_int stop_spinning;
+
+static void *spin(void *arg)
+{
+    (void)arg;
+    while (!atomic_load_explicit(&stop_spinning, memory_order_relaxed)) {
+    }
+    return NULL;
+}
+
+/* Back-to-back calls on a busy machine; every 100th result compared. */
+static void back_to_back(void)
+{
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    int spinners = cpus < 1 ? 1 : cpus > SPINNERS_MAX ? SPINNERS_MAX : (int)cpus;
+    pthread_t t[SPINNERS_MAX];
+    for (int i = 0; i < spinners; ++i) CHECK(pthread_create(&t[i], NULL, spin, NULL) == 0);
+    for (int i = 0; i < BACK_TO_BACK; ++i) {
+        skin_output o = out_for(outs[0]);
+        CHECK_STATUS(skin_mesh_parallel(&the_rig.mesh, &the_rig.palette, SKIN_LBS, &o, 2 + i % 3), SKIN_OK);
+        if (i % 100 == 0) {
+            CHECK(memcmp(outs[0], expect, sizeof(float) * 10 * VERTICES) == 0);
+            memset(outs[0], 0, sizeof(float) * 10 * VERTICES);
+        }
+    }
+    atomic_store(&stop_spinning, 1);
+    for (int i = 0; i < spinners; ++i) CHECK(pthread_join(t[i], NULL) == 0);
+}
+
 int main(void)
 {
     rig_options opt = {VERTICES, 40, 4, SKIN_JOINT_U8, SKIN_WEIGHT_F32, 0, 7};
@@ -67,8 +102,9 @@ int main(void)
     for (int u = 0; u < USERS; ++u) {
         CHECK(pthread_join(t[u], NULL) == 0);
         CHECK_INT(mismatches[u], 0);
-        free(outs[u]);
     }
+    back_to_back();
+    for (int u = 0; u < USERS; ++u) free(outs[u]);
     free(expect);
     rig_free(&the_rig);
     return check_finish("test_parallel_users");
