@@ -123,8 +123,10 @@ int main(int argc, char **argv)
                  : stream ? aligned_alloc(4096, pages(n * 40))
                           : malloc(n * 40);
     baseline_palette bp;
+    baseline_mesh bm = {0}; /* the baseline's own copy of the mesh, as engines store it */
     const baseline_fn run_baseline = baseline_for(skin_get_isa());
-    if (!out || baseline_palette_init(&bp, r.matrices, 64) != 0 || (base && !run_baseline))
+    if (!out || baseline_palette_init(&bp, r.matrices, 64) != 0 ||
+        (base && (!run_baseline || baseline_mesh_init(&bm, &r.mesh, 64) != 0)))
         return fprintf(stderr, "out of memory, or no baseline for this ISA\n"), 1;
     const size_t vbytes = vf == SKIN_VECTOR_SNORM16 ? 8 : 4, stride = vf == SKIN_VECTOR_F32 ? 40 : 12 + 2 * vbytes;
     skin_output so = {.layout = SKIN_LAYOUT_STRIDED, .position = out, .position_stride = stride,
@@ -141,7 +143,7 @@ int main(int argc, char **argv)
     for (int i = 0; i < reps; ++i) {
         const double t0 = now_ns();
         if (base)
-            run_baseline(&r.mesh, &bp, out, 40, 0, n);
+            run_baseline(&bm, &bp, out, 0, n);
         else if (skin_mesh(&r.mesh, &r.palette, method[0] == 'd' ? SKIN_DQS : SKIN_LBS, &so, 0, n) != SKIN_OK)
             return fprintf(stderr, "skin_mesh failed\n"), 1;
         const double t = now_ns() - t0;
@@ -158,6 +160,7 @@ int main(int argc, char **argv)
            best / (double)n, reps, (unsigned long long)rig_digest(&r, n, k), (unsigned long long)out_digest);
     rig_morphs_free(&morphs);
     baseline_palette_free(&bp);
+    baseline_mesh_free(&bm);
     free(out);
     rig_free(&r);
     free(block);

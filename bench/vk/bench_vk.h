@@ -5,12 +5,24 @@
 
 #include <stdio.h>
 
-/* Creates its own instance and device (Mesa lavapipe when present, else the
- * first device), measures skinning into the mapped ring against ordinary
- * memory, the per-frame flush and the staging copy, and prints a table
- * section to `table`.  quick: fewer repetitions (still >= 15).  Returns 0 on
- * success, 1 when there is no Vulkan device, -1 when a measurement failed. */
-int skin_bench_vk(int quick, FILE *table);
+/* What skin-bench's summary reads from skin_bench_vk. */
+typedef struct skin_bench_vk_summary {
+    char device[256];         /* the device's name */
+    const char *device_type;  /* "cpu", "discrete-gpu", ... */
+    int cpu_device;           /* a CPU-type device (lavapipe): software Vulkan */
+    double ring_over_malloc;  /* skinning into the mapped ring / into malloc'd memory (median) */
+    double cpu_ns_per_vertex; /* LBS-4 p+n+t 100k into the ring on one CPU thread (median) */
+    double gpu_ns_per_vertex; /* the same in the compute shader: GPU timestamps, else submit -> fence */
+} skin_bench_vk_summary;
+
+/* Creates its own instance and device (the one named by `device`, "INDEX" or
+ * a substring of its name; NULL: the first), measures skinning into the
+ * mapped ring against ordinary memory, the compute shader, the per-frame
+ * flush and the staging copy, prints a table section to `table` and fills
+ * `summary` (when not NULL).  quick: fewer repetitions (still >= 15).
+ * Returns 0 on success, 1 when there is no Vulkan device, -1 when a
+ * measurement failed. */
+int skin_bench_vk(int quick, const char *device, FILE *table, skin_bench_vk_summary *summary);
 
 /* skin-bench --gpu: the CPU path against the GPU path on the Vulkan device
  * named by `device` ("INDEX" or a substring of its name; NULL: the first),
