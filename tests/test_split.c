@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { N = 10007 }; /* 5 chunks of skin_mesh_parallel, odd tail */
+enum { N = 2 * 8192 + 7 }; /* 2 threads and 9 chunks of skin_mesh_parallel, odd tail */
 
 typedef struct target {
     int soa;

@@ -369,7 +369,7 @@ SKIN_API skin_status skin_mesh(const skin_mesh_desc *mesh, const skin_palette *p
  * Skins the whole mesh on `threads` threads (threads <= 0: one per online
  * CPU): the calling thread and up to threads - 1 workers of a pool that the
  * library starts on first use and keeps, sleeping, for later calls.  A small
- * mesh uses fewer: one thread per 2048 vertices at most, so it never runs
+ * mesh uses fewer: one thread per 8192 vertices at most, so it never runs
  * slower for having more cores.  Work is split into chunks of whole
  * multiples of 64 vertices (at least 1024, about four per thread, claimed
  * dynamically), so when each output base is 64-byte aligned no two threads
