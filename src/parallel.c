@@ -49,11 +49,6 @@ static void bounds_merge(float *into, const float *b)
     }
 }
 
-static void bounds_empty(float *b)
-{
-    for (int k = 0; k < 3; ++k) b[k] = INFINITY, b[3 + k] = -INFINITY;
-}
-
 skin_status skin_split_range(size_t vertex_count, uint32_t parts, uint32_t index, size_t *first,
                              size_t *count)
 {
@@ -123,7 +118,7 @@ static size_t run_chunks(work *w, uint32_t gen, float *bounds)
         const size_t c = left - 1;
         skin_job part = w->job;
         float part_bounds[6];
-        bounds_empty(part_bounds);
+        skin_bounds_empty(part_bounds);
         const size_t at = c * w->chunk;
         part.first = w->job.first + at;
         part.count = w->job.count - at < w->chunk ? w->job.count - at : w->chunk;
@@ -159,7 +154,7 @@ static void *worker(void *arg)
         --pool.joiners;
         pthread_mutex_unlock(&pool.lock);
         float bounds[6];
-        bounds_empty(bounds);
+        skin_bounds_empty(bounds);
         const size_t ran = run_chunks(&pool.w, seen, bounds);
         if (ran) report_chunks(&pool.w, ran, bounds);
         pthread_mutex_lock(&pool.lock);
@@ -225,7 +220,7 @@ static int run_on_pool(const skin_job *job, skin_kernel_fn kernel, int threads)
     w->chunk = chunk_size(job->count, threads);
     w->chunks = (job->count + w->chunk - 1) / w->chunk;
     w->done = 0;
-    bounds_empty(w->bounds);
+    skin_bounds_empty(w->bounds);
     const uint32_t gen = ++pool.generation;
     atomic_store_explicit(&w->ticket, (uint64_t)gen << 32 | w->chunks, memory_order_release);
     pool.joiners = threads - 1 < pool.workers ? threads - 1 : pool.workers;
@@ -233,7 +228,7 @@ static int run_on_pool(const skin_job *job, skin_kernel_fn kernel, int threads)
     pthread_mutex_unlock(&pool.lock);
 
     float bounds[6];
-    bounds_empty(bounds);
+    skin_bounds_empty(bounds);
     const size_t ran = run_chunks(w, gen, bounds);
 
     pthread_mutex_lock(&pool.lock);
@@ -269,8 +264,6 @@ skin_status skin_mesh_parallel(const skin_mesh_desc *mesh, const skin_palette *p
     (void)threads;
 #endif
     /* One thread: the whole range at once gives the same bits and bounds. */
-    if (job.bounds) bounds_empty(job.bounds);
-    if (job.count) kernel(&job);
-    if (job.bounds) skin_bounds_finish(job.bounds);
+    skin_run_job(&job, kernel);
     return SKIN_OK;
 }

@@ -202,13 +202,6 @@ skin_status skin_mesh(const skin_mesh_desc *mesh, const skin_palette *palette, s
     skin_job job;
     skin_status s = skin_prepare_job(mesh, palette, method, out, first, count, &job);
     if (s != SKIN_OK) return s;
-    if (job.bounds) {
-        for (int c = 0; c < 3; ++c) {
-            job.bounds[c] = INFINITY;
-            job.bounds[3 + c] = -INFINITY;
-        }
-    }
-    if (count) skin_current_kernel(method)(&job);
-    if (job.bounds) skin_bounds_finish(job.bounds);
+    skin_run_job(&job, skin_current_kernel(method));
     return SKIN_OK;
 }

@@ -72,6 +72,21 @@ static inline void skin_bounds_finish(float bounds[6])
         if (bounds[k] == 0.0f) bounds[k] = 0.0f;
 }
 
+/* Bounds that hold nothing yet: min = +inf, max = -inf. */
+static inline void skin_bounds_empty(float bounds[6])
+{
+    for (int k = 0; k < 3; ++k) bounds[k] = INFINITY, bounds[3 + k] = -INFINITY;
+}
+
+/* A prepared job on the calling thread: its bounds from empty, then
+ * finished. */
+static inline void skin_run_job(skin_job *job, skin_kernel_fn kernel)
+{
+    if (job->bounds) skin_bounds_empty(job->bounds);
+    if (job->count) kernel(job);
+    if (job->bounds) skin_bounds_finish(job->bounds);
+}
+
 /* Influence slot i of vertex v, as stored and as used by the kernels. */
 static inline uint32_t skin_joint_at(const skin_mesh_desc *m, uint32_t i, size_t v)
 {
