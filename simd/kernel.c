@@ -236,12 +236,26 @@ ALWAYS_INLINE vf load_weights(const kctx *c, const inputs *in, uint32_t i, size_
     }
 }
 
+/* The byte offsets of joints j's 3x4 matrices, 48 j; small: every j is
+ * below 32768, for 4 lanes' one multiply (SSE2 LBS-4: 3 instructions a
+ * vertex fewer). */
+ALWAYS_INLINE vi matrix_offsets(vi j, const int small)
+{
+#if W == 4
+    if (small) return v_mul48_small(j);
+#else
+    (void)small;
+#endif
+    return v_slli_i32(v_add_i32(j, v_add_i32(j, j)), 4);
+}
+
 /* Slots [0, k) of vertices v .. v+n-1 of `in` (n a multiple of W, at most
- * STAGE) into st, for `method`, the joints bytes if u8: constants, so the
- * loops test neither (st's int32_t stores could alias c's fields, and the
- * compiler would load and test them again per vector). */
+ * STAGE) into st, for `method`, the joints bytes if u8, small as
+ * matrix_offsets: constants, so the loops test none of them (st's int32_t
+ * stores could alias c's fields, and the compiler would load and test
+ * them again per vector). */
 ALWAYS_INLINE void stage_slots(const kctx *c, const inputs *in, size_t v, size_t n, uint32_t k, staged *st,
-                               const int method, const int u8)
+                               const int method, const int u8, const int small)
 {
     const int dq = method != SKIN_LBS;
     /* (LBS without them: one store a slot less, SSE2 LBS-4 1.6% fewer
@@ -253,7 +267,7 @@ ALWAYS_INLINE void stage_slots(const kctx *c, const inputs *in, size_t v, size_t
         for (size_t o = 0; o < n; o += W) {
             const vi j = v_load_joints(joints, v + o, limit, u8);
             if (keep_joints) v_store_i32(&st->j[i][o], j);
-            vi off = dq ? v_slli_i32(j, 5) : v_slli_i32(v_add_i32(j, v_add_i32(j, j)), 4);
+            vi off = dq ? v_slli_i32(j, 5) : matrix_offsets(j, small);
 #if W == 8
             /* LBS: lanes p and p + 4 side by side, as blend_lanes reads them */
             if (!dq) off = simde_mm256_permutevar8x32_epi32(off, simde_mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
@@ -281,9 +295,11 @@ static __attribute__((noinline)) void stage(const kctx *c, const inputs *in, siz
                                             staged *st, const int method)
 {
     if (c->joints_u8)
-        stage_slots(c, in, v, n, k, st, method, 1);
+        stage_slots(c, in, v, n, k, st, method, 1, 1);
+    else if (W == 4 && method == SKIN_LBS && c->job->joint_max < 32768)
+        stage_slots(c, in, v, n, k, st, method, 0, 1);
     else
-        stage_slots(c, in, v, n, k, st, method, 0);
+        stage_slots(c, in, v, n, k, st, method, 0, 0);
 }
 
 /* One block's influences: vectors, and the lanes' joints, byte offsets
@@ -477,10 +493,10 @@ ALWAYS_INLINE void blend_aos(const source *s, const influences *f, vf *m, const 
  * loaded only here, after the blend, so they never compete with its
  * accumulators for registers. */
 ALWAYS_INLINE void apply(const skin_job *job, const inputs *in, size_t v, const vf *m, const vf *nm,
-                         vf *o)
+                         vf *o, const int pnt)
 {
     v_affine(m, v_loadu(in->a[0] + v), v_loadu(in->a[1] + v), v_loadu(in->a[2] + v), o);
-    if (job->normals) {
+    if (pnt || job->normals) {
         UNROLL for (int e = 3; e < 6; ++e) o[e] = v_loadu(in->a[e] + v);
         if (nm)
             v_mat3(nm, 3, &o[3], &o[4], &o[5]);
@@ -489,7 +505,7 @@ ALWAYS_INLINE void apply(const skin_job *job, const inputs *in, size_t v, const 
     } else { /* absent components are zeros, written only here (a block's o lives on the stack) */
         UNROLL for (int e = 3; e < 6; ++e) o[e] = v_zero();
     }
-    if (job->tangents) {
+    if (pnt || job->tangents) {
         UNROLL for (int e = 6; e < 10; ++e) o[e] = v_loadu(in->a[e] + v);
         v_mat3(m, 4, &o[6], &o[7], &o[8]);
     } else {
@@ -499,7 +515,8 @@ ALWAYS_INLINE void apply(const skin_job *job, const inputs *in, size_t v, const 
 
 /* Blends the palette matrices into m (and normal matrices into nm);
  * returns whether nm is used. */
-ALWAYS_INLINE int lbs(const kctx *c, const influences *f, vf *m, vf *nm, const uint32_t k, const int kind)
+ALWAYS_INLINE int lbs(const kctx *c, const influences *f, vf *m, vf *nm, const uint32_t k, const int kind,
+                      const int pnt)
 {
     if (IS_TABLE(kind)) {
         blend_table(&c->mat, f->j, f->w, 0, 12, m, k, kind);
@@ -521,7 +538,7 @@ ALWAYS_INLINE int lbs(const kctx *c, const influences *f, vf *m, vf *nm, const u
             }
         }
     }
-    if (!c->nmat.base) return 0;
+    if (pnt || !c->nmat.base) return 0;
     if (IS_TABLE(kind)) {
         blend_table(&c->nmat, f->j, f->w, 0, 9, nm, k, kind);
         return 1;
@@ -1203,22 +1220,23 @@ static void morph_plan_init(morph_plan *p, const skin_job *job, size_t v)
 
 /* Skins W vertices starting at index v of `in`, whose influences are
  * staged at o of st and attributes are at index av of `at`, into
- * out[0..9]. */
+ * out[0..9].  pnt: a constant saying the call writes normals and tangents,
+ * with no normal matrices and no normalisation (see run_blocks). */
 ALWAYS_INLINE void skin_block(const kctx *c, const inputs *in, const inputs *at, size_t av, const staged *st,
                               size_t o, size_t v, vf out[SKIN_COMPONENTS], const int method, const uint32_t k,
-                              const int kind)
+                              const int kind, const int pnt)
 {
     const skin_job *job = c->job;
     influences f;
     load_influences(c, in, v, st, o, &f, k, kind);
     vf m[12], nm[9];
-    const int use_nm = method == SKIN_LBS ? lbs(c, &f, m, nm, k, kind)
+    const int use_nm = method == SKIN_LBS ? lbs(c, &f, m, nm, k, kind, pnt)
                                           : dqs(c, &f, m, nm, k, kind, method != DQS_SIGNS_POSITIVE);
     if (use_nm) /* two calls, not a pointer to either, keep m and nm in registers */
-        apply(job, at, av, m, nm, out);
+        apply(job, at, av, m, nm, out, pnt);
     else
-        apply(job, at, av, m, NULL, out);
-    if (job->normalize) {
+        apply(job, at, av, m, NULL, out, pnt);
+    if (!pnt && job->normalize) {
         normalize3(&out[3], &out[4], &out[5]);
         normalize3(&out[6], &out[7], &out[8]);
     }
@@ -1423,7 +1441,10 @@ static __attribute__((noinline)) void store_snorm16_lanes(const skin_job *job, c
 {
     vi n[2], t[2];
     snorm16_vectors(o, 3, &n[0], &n[1]);
-    if (tangents) snorm16_vectors(o, 6, &t[0], &t[1]);
+    if (tangents)
+        snorm16_vectors(o, 6, &t[0], &t[1]);
+    else /* (never stored: without tangents only the normal's 8 bytes are) */
+        t[0] = n[0], t[1] = n[1];
     vf xy[2], zz[2];
     v_pair_lanes(o[0], o[1], &xy[0], &xy[1]);
     v_pair_lanes(o[2], o[2], &zz[0], &zz[1]);
@@ -1433,7 +1454,7 @@ static __attribute__((noinline)) void store_snorm16_lanes(const skin_job *job, c
         const int r = v_pair_reg(l), h = v_pair_half(l);
         char *rec = dst + (size_t)l * stride;
         simde_mm_storeu_ps((float *)rec, h ? v_unpackhi64(xy[r], zz[r]) : v_unpacklo64(xy[r], zz[r]));
-        const vi a = n[l >> 1], b = tangents ? t[l >> 1] : a; /* lane l: the half l & 1 of each */
+        const vi a = n[l >> 1], b = t[l >> 1]; /* lane l: the half l & 1 of each */
         const vi nt = l & 1 ? simde_mm_unpackhi_epi64(a, b) : simde_mm_unpacklo_epi64(a, b);
         if (tangents)
             simde_mm_storeu_si128(rec + 12, nt);
@@ -1526,7 +1547,8 @@ static void store_lanes(const skin_job *job, const vf *o, size_t v, int lo, int 
     }
 }
 
-ALWAYS_INLINE void store_block(const skin_job *job, writer *wr, const vf *o, size_t v)
+/* packed10: a constant saying wr->packed is 10. */
+ALWAYS_INLINE void store_block(const skin_job *job, writer *wr, const vf *o, size_t v, const int packed10)
 {
     const int stream = wr->stream;
     if (job->bounds)
@@ -1534,7 +1556,7 @@ ALWAYS_INLINE void store_block(const skin_job *job, writer *wr, const vf *o, siz
             wr->bmin[e] = v_min(o[e], wr->bmin[e]); /* a NaN lane keeps the bound */
             wr->bmax[e] = v_max(o[e], wr->bmax[e]);
         }
-    if (wr->packed == 10) { /* the common vertex first */
+    if (packed10 || wr->packed == 10) { /* the common vertex first */
         store_packed(job, stream, o, v, 10);
     } else if (wr->tight) { /* each case its own code, every branch on the format folded */
         if (job->vector_format == SKIN_VECTOR_SNORM16) {
@@ -1562,6 +1584,17 @@ ALWAYS_INLINE void store_block(const skin_job *job, writer *wr, const vf *o, siz
     }
 }
 
+#if W == 4
+/* LBS on 4 lanes calls the other layouts' stores out of line: their
+ * blocks keep the outputs on the stack anyway, and one copy, not one per
+ * block function, keeps the object small (SSE2 LBS: 555 KB of text before
+ * run_blocks had loops of its own, 562 KB with them). */
+static __attribute__((noinline)) void store_block_any(const skin_job *job, writer *wr, const vf *o, size_t v)
+{
+    store_block(job, wr, o, v, 0);
+}
+#endif
+
 /* Lanes [lo, hi) of the block at v, and their bounds.  When each vertex is
  * one record and the records are back to back (wr->packed, wr->tight), the
  * block is stored whole into a local copy and the lanes' records copied
@@ -1574,7 +1607,7 @@ static void store_partial(const skin_job *job, const writer *wr, const vf *o, si
         skin_job local = *job;
         writer local_wr = *wr;
         local.dst[0] = block, local.bounds = NULL, local_wr.stream = 0;
-        store_block(&local, &local_wr, o, 0);
+        store_block(&local, &local_wr, o, 0, 0);
         const size_t bytes = job->dst_stride[0];
         memcpy(job->dst[0] + (v + (size_t)lo) * bytes, block + (size_t)lo * bytes, (size_t)(hi - lo) * bytes);
     } else {
@@ -1591,22 +1624,60 @@ static void store_partial(const skin_job *job, const writer *wr, const vf *o, si
 }
 
 
+/* The block loops run_blocks chooses from: for any call; for LBS of
+ * position, normal and tangent with no normal matrices and no
+ * normalisation, stored out of line; the same into the 40-byte vertex,
+ * stored inline. */
+enum { PNT_NONE, PNT_ANY, PNT_40 };
+
 /* Skins the full blocks in [v, end) of `in`, their attributes at index
  * u - at_first of `at` for vertex u, and stores them; stage_c and stage_in
- * are c and in as stage() gets them (see blocks). */
-ALWAYS_INLINE void run_blocks(const kctx *c, const inputs *in, const kctx *stage_c, const inputs *stage_in,
-                              const inputs *at, size_t at_first, staged *st, size_t v, size_t end, writer *wr,
-                              const int method, const uint32_t k, const int kind)
+ * are c and in as stage() gets them (see blocks); pnt: PNT_*. */
+ALWAYS_INLINE void run_blocks_as(const kctx *c, const inputs *in, const kctx *stage_c, const inputs *stage_in,
+                                 const inputs *at, size_t at_first, staged *st, size_t v, size_t end, writer *wr,
+                                 const int method, const uint32_t k, const int kind, const int pnt)
 {
     while (v + W <= end) {
         const size_t n = end - v < STAGE ? (end - v) / W * W : STAGE;
         if (STAGED) stage(stage_c, stage_in, v, n, k, st, method);
         for (size_t o = 0; o < n; o += W, v += W) {
             vf x[SKIN_COMPONENTS];
-            skin_block(c, in, at, v - at_first, st, o, v, x, method, k, kind);
-            store_block(c->job, wr, x, v);
+            skin_block(c, in, at, v - at_first, st, o, v, x, method, k, kind, pnt != PNT_NONE);
+#if W == 4
+            if (method == SKIN_LBS && pnt != PNT_40) {
+                store_block_any(c->job, wr, x, v);
+                continue;
+            }
+#endif
+            store_block(c->job, wr, x, v, pnt == PNT_40);
         }
     }
+}
+
+/* LBS of position, normal and tangent with no normal matrices and no
+ * normalisation, the usual call, has block loops of its own on 4 lanes,
+ * where those choices are constants: one for the 40-byte interleaved
+ * vertex (writer.packed 10), stored inline, one for the other layouts,
+ * stored out of line.  Tested per block, the choices sent the 10 outputs
+ * through the stack (SSE2 LBS 10k, with matrix_offsets' multiply: the
+ * 40-byte vertex with 1, 4, 8 influences 9-15% faster, snorm16, 1010102
+ * and SoA output 6-12%).  DQS measured no faster so (8 influences 5-9%
+ * slower), and keeps its loops and inline stores. */
+ALWAYS_INLINE void run_blocks(const kctx *c, const inputs *in, const kctx *stage_c, const inputs *stage_in,
+                              const inputs *at, size_t at_first, staged *st, size_t v, size_t end, writer *wr,
+                              const int method, const uint32_t k, const int kind)
+{
+#if W == 4
+    const skin_job *job = c->job;
+    if (method == SKIN_LBS && job->normals && job->tangents && !job->normalize && !c->nmat.base) {
+        if (wr->packed == 10)
+            run_blocks_as(c, in, stage_c, stage_in, at, at_first, st, v, end, wr, method, k, kind, PNT_40);
+        else
+            run_blocks_as(c, in, stage_c, stage_in, at, at_first, st, v, end, wr, method, k, kind, PNT_ANY);
+        return;
+    }
+#endif
+    run_blocks_as(c, in, stage_c, stage_in, at, at_first, st, v, end, wr, method, k, kind, PNT_NONE);
 }
 
 /* Skins the full blocks in [v, end) of `in` and stores them; with `out`,
@@ -1624,15 +1695,16 @@ ALWAYS_INLINE void blocks(const kctx *c, const inputs *in, size_t v, size_t end,
     const kctx *const lc = &c_copy;
     const inputs *const lin = &in_copy;
     staged *const st = &chunk;
-    /* On 8 lanes stage() reads the caller's structs, so the copies' addresses
-     * never escape and their fields live in registers: a run of blocks then
+    /* stage() reads the caller's structs, so the copies' addresses never
+     * escape and their fields live in registers: a run of blocks then
      * starts without first writing and reading back the copies, which costs
      * real meshes, whose runs are a few blocks long (AVX2 LBS, ns/vertex:
      * Testwuson 4.11 -> 3.87, BCN_Epileptic 4.13 -> 3.96; the 64-joint
-     * random rig 4.6 -> 4.5).  On 4 lanes the fields held in registers
-     * spilled more (SSE2 LBS-4 7.4 -> 7.7), so stage() reads the copies. */
-    const kctx *const stage_c = W == 8 ? c : lc;
-    const inputs *const stage_in = W == 8 ? in : lin;
+     * random rig 4.6 -> 4.5; SSE2 LBS-4, the coherent rig: 4-11% faster).
+     * SSE2 DQS measured up to 4% slower so, and stages from the copies. */
+    const int caller_structs = W == 8 || method == SKIN_LBS;
+    const kctx *const stage_c = caller_structs ? c : lc;
+    const inputs *const stage_in = caller_structs ? in : lin;
 #else
     const kctx *const lc = c;
     const inputs *const lin = in;
@@ -1650,7 +1722,7 @@ ALWAYS_INLINE void blocks(const kctx *c, const inputs *in, size_t v, size_t end,
     }
     if (out) {
         if (STAGED) stage(stage_c, stage_in, v, W, k, st, method);
-        skin_block(lc, lin, at, v - at_first, st, 0, v, out, method, k, kind);
+        skin_block(lc, lin, at, v - at_first, st, 0, v, out, method, k, kind, 0);
         return;
     }
     run_blocks(lc, lin, stage_c, stage_in, at, at_first, st, v, end, wr, method, k, kind);

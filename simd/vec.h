@@ -460,6 +460,16 @@ static inline vi v_load_u8(const uint8_t *p)
 }
 #endif
 static inline vf v_rows(const float *const *r, int a) { return simde_mm_loadu_ps(r[a]); }
+/* 48 j for 32-bit lanes 0 <= j < 32768, in one multiply (pmaddwd's
+ * factors are signed 16-bit words). */
+static inline vi v_mul48_small(vi j)
+{
+#if defined(SIMDE_ARM_NEON_A64V8_NATIVE)
+    return vreinterpretq_s64_s32(vmulq_n_s32(vreinterpretq_s32_s64(j), 48));
+#else
+    return simde_mm_madd_epi16(j, simde_mm_set1_epi32(48));
+#endif
+}
 /* acc + a * (lane l of w), and a * (lane l of w), l a constant: NEON
  * multiplies by a lane directly; SSE broadcasts the lane with one pshufd
  * (a copy-free shuffle, unlike shufps). */
