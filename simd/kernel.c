@@ -23,9 +23,9 @@
  *  FETCH_AOS (W == 16, LBS, 65..128 joints): each lane's whole matrix is
  *  blended in one register from a 64-byte aligned copy of the palette, then
  *  the 16 matrices are transposed once;
- *  FETCH_UNIFORM (any W, chosen per block): every lane has the same joint in
- *  every active slot, as in the rigid parts of real meshes, so each
- *  component is one broadcast.
+ *  FETCH_UNIFORM (8 and 16 lanes, chosen per block): every lane has the
+ *  same joint in every active slot, as in the rigid parts of real meshes,
+ *  so each component is one broadcast.
  * Per lane and component every kind does the same fused multiply-adds in
  * slot order, so a vertex's bits do not depend on the kind. */
 enum { FETCH_ROWS, FETCH_TABLE2, FETCH_TABLE4, FETCH_AOS, FETCH_UNIFORM, FETCH_KINDS };
@@ -34,6 +34,12 @@ enum { FETCH_ROWS, FETCH_TABLE2, FETCH_TABLE4, FETCH_AOS, FETCH_UNIFORM, FETCH_K
  * (tested in the blocks, a flag cost AVX2 DQS 3% more instructions). */
 enum { DQS_SIGNS_POSITIVE = SKIN_DQS + 16 };
 #define IS_TABLE(kind) ((kind) == FETCH_TABLE2 || (kind) == FETCH_TABLE4)
+/* 4 lanes blend each lane's rows in its own registers (blend_lanes), so a
+ * uniform block saves only the transposes, and its broadcasts cost SSE2 a
+ * shuffle each: no uniform kind there, and no joint test per block
+ * (SSE2, 10k, 4 influences: the coherent rig LBS 11% and DQS 9% faster
+ * without; the grouped rig, every block uniform, LBS 7%). */
+#define HAS_UNIFORM (W > 4)
 
 typedef struct source {
     const float *base;
@@ -492,12 +498,12 @@ ALWAYS_INLINE void blend_aos(const source *s, const influences *f, vf *m, const 
  * a 3x3 nm): p' = m (p, 1), n' = (nm or m) n, t' = m t.  The attributes are
  * loaded only here, after the blend, so they never compete with its
  * accumulators for registers. */
-ALWAYS_INLINE void apply(const skin_job *job, const inputs *in, size_t v, const vf *m, const vf *nm,
+ALWAYS_INLINE void apply(const skin_job *job, const float *const *a, size_t v, const vf *m, const vf *nm,
                          vf *o, const int pnt)
 {
-    v_affine(m, v_loadu(in->a[0] + v), v_loadu(in->a[1] + v), v_loadu(in->a[2] + v), o);
+    v_affine(m, v_loadu(a[0] + v), v_loadu(a[1] + v), v_loadu(a[2] + v), o);
     if (pnt || job->normals) {
-        UNROLL for (int e = 3; e < 6; ++e) o[e] = v_loadu(in->a[e] + v);
+        UNROLL for (int e = 3; e < 6; ++e) o[e] = v_loadu(a[e] + v);
         if (nm)
             v_mat3(nm, 3, &o[3], &o[4], &o[5]);
         else
@@ -506,7 +512,7 @@ ALWAYS_INLINE void apply(const skin_job *job, const inputs *in, size_t v, const 
         UNROLL for (int e = 3; e < 6; ++e) o[e] = v_zero();
     }
     if (pnt || job->tangents) {
-        UNROLL for (int e = 6; e < 10; ++e) o[e] = v_loadu(in->a[e] + v);
+        UNROLL for (int e = 6; e < 10; ++e) o[e] = v_loadu(a[e] + v);
         v_mat3(m, 4, &o[6], &o[7], &o[8]);
     } else {
         UNROLL for (int e = 6; e < 10; ++e) o[e] = v_zero();
@@ -553,22 +559,6 @@ ALWAYS_INLINE int lbs(const kctx *c, const influences *f, vf *m, vf *nm, const u
     return 1;
 }
 
-/* Summed in pairs: DQS's divide waits on it, and the pairs are two steps
- * shorter than a chain (DQS-4 10k: AVX2 5.28 -> 5.07, AVX-512 3.31 -> 3.18
- * ns/vertex; SSE2, which has no FMA, the same). */
-ALWAYS_INLINE vf dot4(const vf *a, const vf *b)
-{
-    return v_add(v_fmadd(a[1], b[1], v_mul(a[0], b[0])), v_fmadd(a[3], b[3], v_mul(a[2], b[2])));
-}
-
-/* A real part's dot with the pivot's, whose sign is all DQS needs: summed
- * pairwise, as the 4-lane row path sums its transposed products (unfused,
- * so every kind of an ISA gets the same bits). */
-ALWAYS_INLINE vf sign_dot(const vf *q, const vf *p)
-{
-    return v_add(v_add(v_mul(q[0], p[0]), v_mul(q[1], p[1])), v_add(v_mul(q[2], p[2]), v_mul(q[3], p[3])));
-}
-
 /* Whether all_signs_positive pays for a call of `count` vertices: it
  * takes up to joint_count^2 / 2 sign products, W at a time (about 7
  * instructions per W), where the blocks take k of them a vertex. */
@@ -577,7 +567,7 @@ static int signs_check_pays(size_t count, uint32_t joint_count)
     return joint_count <= 256 && count * W >= (size_t)joint_count * joint_count;
 }
 
-/* Whether no two joints' real parts have a negative sign_dot, the blocks'
+/* Whether no two joints' real parts have a negative v_sign_dot, the blocks'
  * own sign test (so the same bits): then no DQS weight changes sign, and
  * the blocks fetch no pivot and take no dot product.  Real rigs are so
  * when no two skinning transforms turn more than 180 degrees apart, as in
@@ -597,7 +587,7 @@ static int all_signs_positive(const source *dq, uint32_t joint_count)
         for (uint32_t b = a + 1; b < joint_count; b += W) {
             vf q[4];
             for (int e = 0; e < 4; ++e) q[e] = v_loadu(&real[e][b]);
-            if (v_any(v_lt(sign_dot(q, p), v_zero()))) return 0;
+            if (v_any(v_lt(v_sign_dot(q, p), v_zero()))) return 0;
         }
     }
     return 1;
@@ -606,7 +596,7 @@ static int all_signs_positive(const source *dq, uint32_t joint_count)
 #if W == 4
 /* DQS on the row path with 4 lanes, in two passes over the block's dual
  * quaternions.  Signs: each lane's real part times the lane's pivot,
- * summed within the lane in sign_dot's order (v_sum_each), is sign_dot,
+ * summed within the lane in v_sign_dot's order (v_sum_each), is v_sign_dot,
  * so the signs need no transposed real parts.  Blend: each lane's real
  * and dual parts are blended in the lane's own registers by a lane of the
  * signed weights, as blend_lanes does for LBS, and transposed once per
@@ -646,8 +636,6 @@ ALWAYS_INLINE void dq_blend_lanes(const kctx *c, const influences *f, vf *b, vf 
     UNROLL for (int e = 0; e < 4; ++e) b[e] = real[e], b[4 + e] = dual[e];
 }
 #endif
-
-ALWAYS_INLINE vf cross_x(vf ay, vf az, vf by, vf bz) { return v_sub(v_mul(ay, bz), v_mul(az, by)); }
 
 /* The pivot's fetch kind: its joint differs between lanes even in a
  * uniform block. */
@@ -699,7 +687,7 @@ static int signs_pay(size_t count, uint32_t joint_count)
 }
 
 /* DQS's signs for the table kinds: for every pair of palette joints a (a
- * pivot) and b, whether sign_dot of b's real part with a's is negative, as
+ * pivot) and b, whether v_sign_dot of b's real part with a's is negative, as
  * bit 31 - b % 32 of signs[64 * (b / 32) + a] (laid out as two components
  * of a palette table): the bits the blocks' dot
  * products would give.  16 pivots at a time, a bit column per joint b. */
@@ -713,7 +701,7 @@ static void build_signs(const source *dq, uint32_t *signs, uint32_t joint_count)
         for (uint32_t b = 0; b < joint_count; ++b) {
             vf q[4];
             for (int e = 0; e < 4; ++e) q[e] = v_set1(dq->table[64 * e + b]);
-            const vm neg = v_lt(sign_dot(q, p), v_zero());
+            const vm neg = v_lt(v_sign_dot(q, p), v_zero());
             rows[b / 32] = simde_mm512_mask_or_epi32(rows[b / 32], neg, rows[b / 32],
                                                      simde_mm512_set1_epi32((int32_t)(1u << (31 - b % 32))));
         }
@@ -757,7 +745,7 @@ ALWAYS_INLINE void dq_real_parts(const kctx *c, const influences *f, vf *b, vf *
         fetch_dq_half(c, f, i, 0, q, kind);
         if (first_pivot && i == 0)
             UNROLL for (int e = 0; e < 4; ++e) pivot[e] = q[e];
-        ws[i] = dots ? v_neg_if(v_lt(sign_dot(q, pivot), v_zero()), f->w[i]) : f->w[i];
+        ws[i] = dots ? v_neg_if(v_lt(v_sign_dot(q, pivot), v_zero()), f->w[i]) : f->w[i];
         UNROLL for (int e = 0; e < 4; ++e) b[e] = v_madd_slot(ws[i], q[e], b[e], i);
     }
 }
@@ -808,7 +796,7 @@ ALWAYS_INLINE int dqs(const kctx *c, const influences *f, vf *m, vf *nm, const u
                     s[e] = v_madd_slot(f->w[i], fetch1(&c->sc, f->j[i], lane_joints(f, i), e, kind), s[e], i);
         }
     }
-    vf n2 = dot4(b, b);
+    vf n2 = v_dot4(b, b);
     vm small = v_lt(n2, v_set1(SKIN_DQS_MIN_NORM * SKIN_DQS_MIN_NORM));
     if (__builtin_expect(v_any(small), 0)) { /* rare: fall back to the pivot's own transform */
         vi j[SKIN_MAX_INFLUENCES]; /* (staged: loaded only here, SSE2 DQS-4 2.6% fewer instructions) */
@@ -819,32 +807,12 @@ ALWAYS_INLINE int dqs(const kctx *c, const influences *f, vf *m, vf *nm, const u
         fetch4(&c->dq, pj, pjl, 0, q, pkind);
         fetch4(&c->dq, pj, pjl, 1, q + 4, pkind);
         UNROLL for (int e = 0; e < 8; ++e) b[e] = v_select(small, q[e], b[e]);
-        n2 = v_select(small, dot4(q, q), n2);
+        n2 = v_select(small, v_dot4(q, q), n2);
         if (use_sc)
             UNROLL for (int e = 0; e < 3; ++e)
                 s[e] = v_select(small, fetch1(&c->sc, pj, pjl, e, pkind), s[e]);
     }
-    /* The unit dual quaternion b / |b.real| as a matrix, with the 1 / n2 of
-     * the normalisation folded into k2 = 2 / n2: a correctly rounded divide,
-     * not a vendor-specific reciprocal estimate, so every x86 CPU gives the
-     * same bits. */
-    const vf k2 = v_div(v_set1(2.0f), n2);
-    /* The products of the unnormalised real part, each sum then scaled by
-     * k2 in one step: they run beside the divide, which was three steps
-     * from the matrix, and the blocks wait on it (DQS-4 10k: AVX2 5.32 ->
-     * 5.02 ns/vertex, SSE2 9.75 -> 9.54; AVX-512 the same). */
-    const vf xx = v_mul(b[0], b[0]), yy = v_mul(b[1], b[1]), zz = v_mul(b[2], b[2]);
-    const vf xy = v_mul(b[0], b[1]), xz = v_mul(b[0], b[2]), yz = v_mul(b[1], b[2]);
-    const vf wx = v_mul(b[3], b[0]), wy = v_mul(b[3], b[1]), wz = v_mul(b[3], b[2]);
-    const vf one = v_set1(1.0f);
-    m[0] = v_fnmadd(k2, v_add(yy, zz), one), m[1] = v_mul(k2, v_sub(xy, wz)), m[2] = v_mul(k2, v_add(xz, wy));
-    m[4] = v_mul(k2, v_add(xy, wz)), m[5] = v_fnmadd(k2, v_add(xx, zz), one), m[6] = v_mul(k2, v_sub(yz, wx));
-    m[8] = v_mul(k2, v_sub(xz, wy)), m[9] = v_mul(k2, v_add(yz, wx)), m[10] = v_fnmadd(k2, v_add(xx, yy), one);
-    /* translation (2 / n2) (rw d - dw r + r x d) */
-    const vf ndw = v_sub(v_zero(), b[7]);
-    m[3] = v_mul(k2, v_add(v_fmadd(b[3], b[4], v_mul(ndw, b[0])), cross_x(b[1], b[2], b[5], b[6])));
-    m[7] = v_mul(k2, v_add(v_fmadd(b[3], b[5], v_mul(ndw, b[1])), cross_x(b[2], b[0], b[6], b[4])));
-    m[11] = v_mul(k2, v_add(v_fmadd(b[3], b[6], v_mul(ndw, b[2])), cross_x(b[0], b[1], b[4], b[5])));
+    v_dq_matrix(b, n2, m);
     if (!use_sc) return 0;
     /* scale in bind space: m = R S for points and tangents, R S^-1 for normals */
     UNROLL for (int r = 0; r < 3; ++r)
@@ -1222,7 +1190,7 @@ static void morph_plan_init(morph_plan *p, const skin_job *job, size_t v)
  * staged at o of st and attributes are at index av of `at`, into
  * out[0..9].  pnt: a constant saying the call writes normals and tangents,
  * with no normal matrices and no normalisation (see run_blocks). */
-ALWAYS_INLINE void skin_block(const kctx *c, const inputs *in, const inputs *at, size_t av, const staged *st,
+ALWAYS_INLINE void skin_block(const kctx *c, const inputs *in, const float *const *at, size_t av, const staged *st,
                               size_t o, size_t v, vf out[SKIN_COMPONENTS], const int method, const uint32_t k,
                               const int kind, const int pnt)
 {
@@ -1634,8 +1602,8 @@ enum { PNT_NONE, PNT_ANY, PNT_40 };
  * u - at_first of `at` for vertex u, and stores them; stage_c and stage_in
  * are c and in as stage() gets them (see blocks); pnt: PNT_*. */
 ALWAYS_INLINE void run_blocks_as(const kctx *c, const inputs *in, const kctx *stage_c, const inputs *stage_in,
-                                 const inputs *at, size_t at_first, staged *st, size_t v, size_t end, writer *wr,
-                                 const int method, const uint32_t k, const int kind, const int pnt)
+                                 const float *const *at, size_t at_first, staged *st, size_t v, size_t end,
+                                 writer *wr, const int method, const uint32_t k, const int kind, const int pnt)
 {
     while (v + W <= end) {
         const size_t n = end - v < STAGE ? (end - v) / W * W : STAGE;
@@ -1664,8 +1632,8 @@ ALWAYS_INLINE void run_blocks_as(const kctx *c, const inputs *in, const kctx *st
  * and SoA output 6-12%).  DQS measured no faster so (8 influences 5-9%
  * slower), and keeps its loops and inline stores. */
 ALWAYS_INLINE void run_blocks(const kctx *c, const inputs *in, const kctx *stage_c, const inputs *stage_in,
-                              const inputs *at, size_t at_first, staged *st, size_t v, size_t end, writer *wr,
-                              const int method, const uint32_t k, const int kind)
+                              const float *const *at, size_t at_first, staged *st, size_t v, size_t end,
+                              writer *wr, const int method, const uint32_t k, const int kind)
 {
 #if W == 4
     const skin_job *job = c->job;
@@ -1680,10 +1648,10 @@ ALWAYS_INLINE void run_blocks(const kctx *c, const inputs *in, const kctx *stage
     run_blocks_as(c, in, stage_c, stage_in, at, at_first, st, v, end, wr, method, k, kind, PNT_NONE);
 }
 
-/* Skins the full blocks in [v, end) of `in` and stores them; with `out`,
- * skins only the block at v into out (the partial-block path). */
-ALWAYS_INLINE void blocks(const kctx *c, const inputs *in, size_t v, size_t end, writer *wr,
-                          vf *out, const int method, const uint32_t k, const int kind, const int morph)
+/* Skins the full blocks in [v, end) of `in` and stores them; moved: the
+ * chunk's attributes are c->morph's view (morph_chunk moved them). */
+ALWAYS_INLINE void blocks(const kctx *c, const inputs *in, size_t v, size_t end, writer *wr, int moved,
+                          const int method, const uint32_t k, const int kind)
 {
 #if STAGED
     /* Local copies: the stores below may write through char pointers,
@@ -1713,68 +1681,53 @@ ALWAYS_INLINE void blocks(const kctx *c, const inputs *in, size_t v, size_t end,
     const inputs *const stage_in = in;
 #endif
     /* With morph targets the attributes come from the chunk morph_chunk made. */
-    const inputs *at = lin;
-    size_t at_first = 0;
-    inputs chunk_view;
-    if (morph) {
-        for (int e = 0; e < SKIN_COMPONENTS; ++e) chunk_view.a[e] = lc->morph->view[e];
-        at = &chunk_view, at_first = lc->morph->view_first;
-    }
-    if (out) {
-        if (STAGED) stage(stage_c, stage_in, v, W, k, st, method);
-        skin_block(lc, lin, at, v - at_first, st, 0, v, out, method, k, kind, 0);
-        return;
-    }
+    const float *const *at = moved ? lc->morph->view : lin->a;
+    const size_t at_first = moved ? lc->morph->view_first : 0;
     run_blocks(lc, lin, stage_c, stage_in, at, at_first, st, v, end, wr, method, k, kind);
 }
 
 /* One copy of the block loop per method, influence count and fetch kind,
- * so every loop over influences, rows and components unrolls; and the
- * same again for the chunks morph targets touch (morph 1), so the unmorphed
- * loops' code stays as it was. */
-typedef void (*blocks_fn)(const kctx *, const inputs *, size_t, size_t, writer *, vf *);
-#define BLOCKS(method, k, kind, morph)                                                           \
-    static void blocks_##method##_##k##_##kind##_##morph(const kctx *c, const inputs *in,       \
-                                                         size_t v, size_t end, writer *wr,      \
-                                                         vf *out)                               \
-    {                                                                                           \
-        blocks(c, in, v, end, wr, out, method, k, kind, morph);                                 \
+ * so every loop over influences, rows and components unrolls.  Chunks
+ * that morph targets move share it: they differ only in where the
+ * attributes are read. */
+typedef void (*blocks_fn)(const kctx *, const inputs *, size_t, size_t, writer *, int);
+#define BLOCKS(method, k, kind)                                                                        \
+    static void blocks_##method##_##k##_##kind(const kctx *c, const inputs *in, size_t v, size_t end, \
+                                               writer *wr, int moved)                                 \
+    {                                                                                                 \
+        blocks(c, in, v, end, wr, moved, method, k, kind);                                            \
     }
 #if W == 16
-#define BLOCKS_K(method, k, morph) BLOCKS(method, k, FETCH_ROWS, morph) BLOCKS(method, k, FETCH_TABLE2, morph) \
-                                   BLOCKS(method, k, FETCH_TABLE4, morph) BLOCKS(method, k, FETCH_AOS, morph) \
-                                   BLOCKS(method, k, FETCH_UNIFORM, morph)
-#define KINDS(method, k, morph) {blocks_##method##_##k##_FETCH_ROWS_##morph, blocks_##method##_##k##_FETCH_TABLE2_##morph, \
-                                 blocks_##method##_##k##_FETCH_TABLE4_##morph, blocks_##method##_##k##_FETCH_AOS_##morph, \
-                                 blocks_##method##_##k##_FETCH_UNIFORM_##morph}
+#define BLOCKS_K(method, k) BLOCKS(method, k, FETCH_ROWS) BLOCKS(method, k, FETCH_TABLE2) \
+                            BLOCKS(method, k, FETCH_TABLE4) BLOCKS(method, k, FETCH_AOS) BLOCKS(method, k, FETCH_UNIFORM)
+#define KINDS(method, k) {blocks_##method##_##k##_FETCH_ROWS, blocks_##method##_##k##_FETCH_TABLE2, \
+                          blocks_##method##_##k##_FETCH_TABLE4, blocks_##method##_##k##_FETCH_AOS,  \
+                          blocks_##method##_##k##_FETCH_UNIFORM}
+#elif W == 8
+#define BLOCKS_K(method, k) BLOCKS(method, k, FETCH_ROWS) BLOCKS(method, k, FETCH_UNIFORM)
+#define KINDS(method, k) {blocks_##method##_##k##_FETCH_ROWS, NULL, NULL, NULL, blocks_##method##_##k##_FETCH_UNIFORM}
 #else
-#define BLOCKS_K(method, k, morph) BLOCKS(method, k, FETCH_ROWS, morph) BLOCKS(method, k, FETCH_UNIFORM, morph)
-#define KINDS(method, k, morph) {blocks_##method##_##k##_FETCH_ROWS_##morph, NULL, NULL, NULL, \
-                                 blocks_##method##_##k##_FETCH_UNIFORM_##morph}
+#define BLOCKS_K(method, k) BLOCKS(method, k, FETCH_ROWS)
+#define KINDS(method, k) {blocks_##method##_##k##_FETCH_ROWS, NULL, NULL, NULL, NULL}
 #endif
-#define BLOCKS_ALL(method, morph) BLOCKS_K(method, 1, morph) BLOCKS_K(method, 2, morph) BLOCKS_K(method, 3, morph) \
-                                  BLOCKS_K(method, 4, morph) BLOCKS_K(method, 5, morph) BLOCKS_K(method, 6, morph) \
-                                  BLOCKS_K(method, 7, morph) BLOCKS_K(method, 8, morph)
-#define KINDS_ALL(method, morph) {KINDS(method, 1, morph), KINDS(method, 2, morph), KINDS(method, 3, morph), \
-                                  KINDS(method, 4, morph), KINDS(method, 5, morph), KINDS(method, 6, morph), \
-                                  KINDS(method, 7, morph), KINDS(method, 8, morph)}
+#define BLOCKS_ALL(method) BLOCKS_K(method, 1) BLOCKS_K(method, 2) BLOCKS_K(method, 3) BLOCKS_K(method, 4) \
+                           BLOCKS_K(method, 5) BLOCKS_K(method, 6) BLOCKS_K(method, 7) BLOCKS_K(method, 8)
+#define KINDS_ALL(method) {KINDS(method, 1), KINDS(method, 2), KINDS(method, 3), KINDS(method, 4), \
+                           KINDS(method, 5), KINDS(method, 6), KINDS(method, 7), KINDS(method, 8)}
 /* This object's method (the build makes one object per ISA and method, and
  * defines SKIN_KERNEL_LBS or SKIN_KERNEL_DQS too, for #if). */
 #ifndef SKIN_KERNEL_METHOD
 #error "SKIN_KERNEL_METHOD must be SKIN_LBS or SKIN_DQS"
 #endif
-BLOCKS_ALL(SKIN_KERNEL_METHOD, 0)
-BLOCKS_ALL(SKIN_KERNEL_METHOD, 1)
-/* [morph][active slots - 1][fetch kind] */
-static const blocks_fn blocks_table[2][SKIN_MAX_INFLUENCES][FETCH_KINDS] = {KINDS_ALL(SKIN_KERNEL_METHOD, 0),
-                                                                             KINDS_ALL(SKIN_KERNEL_METHOD, 1)};
-/* DQS when all_signs_positive holds (chunks with morph targets keep the
- * dot products: the same bits) */
+BLOCKS_ALL(SKIN_KERNEL_METHOD)
+/* [active slots - 1][fetch kind] */
+static const blocks_fn blocks_table[SKIN_MAX_INFLUENCES][FETCH_KINDS] = KINDS_ALL(SKIN_KERNEL_METHOD);
+/* DQS when all_signs_positive holds */
 #ifdef SKIN_KERNEL_DQS
-BLOCKS_ALL(DQS_SIGNS_POSITIVE, 0)
-static const blocks_fn blocks_signs_positive[SKIN_MAX_INFLUENCES][FETCH_KINDS] = KINDS_ALL(DQS_SIGNS_POSITIVE, 0);
+BLOCKS_ALL(DQS_SIGNS_POSITIVE)
+static const blocks_fn blocks_signs_positive[SKIN_MAX_INFLUENCES][FETCH_KINDS] = KINDS_ALL(DQS_SIGNS_POSITIVE);
 #else
-#define blocks_signs_positive blocks_table[0] /* (LBS: never chosen) */
+#define blocks_signs_positive blocks_table /* (LBS: never chosen) */
 #endif
 
 /* Slot i's W weights (f32 bits without the sign, or unorm integers) and
@@ -1810,6 +1763,7 @@ ALWAYS_INLINE uint32_t active_slots(const inputs *in, size_t v, uint32_t k, skin
 ALWAYS_INLINE uint32_t block_class(const inputs *in, size_t v, uint32_t k, skin_weight_format wf, int u8)
 {
     k = active_slots(in, v, k, wf);
+    if (!HAS_UNIFORM) return k;
     for (uint32_t i = 0; i < k; ++i) {
         const int32_t first = u8 ? ((const uint8_t *)in->joints[i])[v] : ((const uint16_t *)in->joints[i])[v];
         if (!v_all_eq_i32(joint_lanes(in, i, v, u8), v_set1_i32(first))) return k;
@@ -1850,10 +1804,22 @@ static void skin_partial(const kctx *c, const blocks_fn *fns, const inputs *in, 
         scratch.joints[i] = joints[i];
         scratch.weights[i] = weights[i];
     }
-    vf o[SKIN_COMPONENTS];
+    /* The block loop itself skins the block, into planar floats here (the
+     * components the call does not write stay zeros, as apply's are). */
+    SIMDE_ALIGN_TO_64 float block[SKIN_COMPONENTS][W];
+    memset(block, 0, sizeof block);
+    skin_job to_block = *job;
+    to_block.soa = 1, to_block.streaming = 0, to_block.bounds = NULL, to_block.vector_format = SKIN_VECTOR_F32;
+    for (int e = 0; e < SKIN_COMPONENTS; ++e) to_block.dst[e] = (char *)block[e];
+    kctx block_c = *c;
+    block_c.job = &to_block;
+    writer block_wr;
+    memset(&block_wr, 0, sizeof block_wr);
     const int moved = c->morph && morph_chunk(c, &scratch, 0, W);
-    fns[moved * SKIN_MAX_INFLUENCES + active_slots(&scratch, 0, m->influence_count, m->weight_format) - 1](
-        c, &scratch, 0, W, NULL, o);
+    fns[active_slots(&scratch, 0, m->influence_count, m->weight_format) - 1](&block_c, &scratch, 0, W, &block_wr,
+                                                                             moved);
+    vf o[SKIN_COMPONENTS];
+    for (int e = 0; e < SKIN_COMPONENTS; ++e) o[e] = v_loadu(block[e]);
     store_partial(job, wr, o, v, lo, hi);
 }
 
@@ -1862,7 +1828,8 @@ static void skin_partial(const kctx *c, const blocks_fn *fns, const inputs *in, 
  * below picks the copy) and the streams a local copy, so classifying a
  * block reloads and tests neither after each run's call. */
 ALWAYS_INLINE void skin_runs_as(const kctx *c, const blocks_fn *fns, const blocks_fn *uniform_fns, const inputs *in,
-                                size_t v, size_t end, writer *wr, const skin_weight_format wf, const int u8)
+                                size_t v, size_t end, writer *wr, int moved, const skin_weight_format wf,
+                                const int u8)
 {
     const inputs streams = *in;
     const uint32_t k = c->job->mesh->influence_count;
@@ -1872,17 +1839,17 @@ ALWAYS_INLINE void skin_runs_as(const kctx *c, const blocks_fn *fns, const block
         uint32_t next = 0;
         for (; run_end < end; run_end += W)
             if ((next = block_class(&streams, run_end, k, wf, u8)) != cls) break;
-        (cls & 16u ? uniform_fns : fns)[(cls & 15u) - 1](c, in, v, run_end, wr, NULL);
+        (cls & 16u ? uniform_fns : fns)[(cls & 15u) - 1](c, in, v, run_end, wr, moved);
         v = run_end, cls = next;
     }
 }
 
 static void skin_runs(const kctx *c, const blocks_fn *fns, const blocks_fn *uniform_fns, const inputs *in, size_t v,
-                      size_t end, writer *wr)
+                      size_t end, writer *wr, int moved)
 {
 #define SKIN_RUNS_AS(wf)                                                                        \
-    (c->joints_u8 ? skin_runs_as(c, fns, uniform_fns, in, v, end, wr, wf, 1)                    \
-                  : skin_runs_as(c, fns, uniform_fns, in, v, end, wr, wf, 0))
+    (c->joints_u8 ? skin_runs_as(c, fns, uniform_fns, in, v, end, wr, moved, wf, 1)             \
+                  : skin_runs_as(c, fns, uniform_fns, in, v, end, wr, moved, wf, 0))
     switch (c->weight_format) {
     case SKIN_WEIGHT_UNORM16: SKIN_RUNS_AS(SKIN_WEIGHT_UNORM16); break;
     case SKIN_WEIGHT_UNORM8: SKIN_RUNS_AS(SKIN_WEIGHT_UNORM8); break;
@@ -1897,13 +1864,12 @@ static void skin_full(const kctx *c, const blocks_fn *fns, const blocks_fn *unif
                       size_t end, writer *wr)
 {
     if (!c->morph) {
-        skin_runs(c, fns, uniform_fns, in, v, end, wr);
+        skin_runs(c, fns, uniform_fns, in, v, end, wr, 0);
         return;
     }
     while (v < end) {
         const size_t n = end - v < MORPH_CHUNK ? end - v : MORPH_CHUNK;
-        const size_t moved = morph_chunk(c, in, v, n) ? SKIN_MAX_INFLUENCES : 0;
-        skin_runs(c, fns + moved, uniform_fns + moved, in, v, v + n, wr);
+        skin_runs(c, fns, uniform_fns, in, v, v + n, wr, morph_chunk(c, in, v, n));
         v += n;
     }
 }
@@ -2033,18 +1999,12 @@ void SKIN_KERNEL_NAME(const skin_job *job)
         }
     }
 #endif
-    /* by active slot count, then again for chunks morph targets touch */
-    blocks_fn fns[2 * SKIN_MAX_INFLUENCES], uniform_fns[2 * SKIN_MAX_INFLUENCES];
-    for (int morph = 0; morph < 2; ++morph)
-        for (uint32_t k = 0; k < SKIN_MAX_INFLUENCES; ++k) {
-            fns[morph * SKIN_MAX_INFLUENCES + k] = blocks_table[morph][k][c.kind];
-            uniform_fns[morph * SKIN_MAX_INFLUENCES + k] = blocks_table[morph][k][FETCH_UNIFORM];
-        }
-    if (signs_positive)
-        for (uint32_t k = 0; k < SKIN_MAX_INFLUENCES; ++k) {
-            fns[k] = blocks_signs_positive[k][c.kind];
-            uniform_fns[k] = blocks_signs_positive[k][FETCH_UNIFORM];
-        }
+    /* by active slot count */
+    blocks_fn fns[SKIN_MAX_INFLUENCES], uniform_fns[SKIN_MAX_INFLUENCES];
+    for (uint32_t k = 0; k < SKIN_MAX_INFLUENCES; ++k) {
+        const blocks_fn *by_kind = signs_positive ? blocks_signs_positive[k] : blocks_table[k];
+        fns[k] = by_kind[c.kind], uniform_fns[k] = by_kind[FETCH_UNIFORM];
+    }
 
     inputs in = {{m->px, m->py, m->pz, m->nx, m->ny, m->nz, m->tx, m->ty, m->tz, m->tw}, {0}, {0}, 0};
     for (uint32_t i = 0; i < m->influence_count; ++i) in.joints[i] = m->joints[i], in.weights[i] = m->weights[i];

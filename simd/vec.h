@@ -407,10 +407,17 @@ static inline void v_stream(float *p, vf a) { simde_mm_stream_ps(p, a); }
 static inline vf v_add(vf a, vf b) { return simde_mm_add_ps(a, b); }
 static inline vf v_sub(vf a, vf b) { return simde_mm_sub_ps(a, b); }
 static inline vf v_mul(vf a, vf b) { return simde_mm_mul_ps(a, b); }
-/* Fused on NEON; plain SSE2 has no FMA and SIMDe computes a * b + c
- * (c - a * b for v_fnmadd). */
+/* Fused on NEON.  SSE2 has no FMA: a * b + c (c - a * b for v_fnmadd),
+ * as SIMDe's fallback computes it, but as two instructions: SIMDe's lane
+ * loop is not always vectorised (GCC left a DQS block of the benchmark's
+ * arithmetic floor in single lanes, 667-908 instructions against 415). */
+#if defined(SIMDE_ARM_NEON_A32V7_NATIVE) || defined(SIMDE_X86_FMA_NATIVE)
 static inline vf v_fmadd(vf a, vf b, vf c) { return simde_mm_fmadd_ps(a, b, c); }
 static inline vf v_fnmadd(vf a, vf b, vf c) { return simde_mm_fnmadd_ps(a, b, c); }
+#else
+static inline vf v_fmadd(vf a, vf b, vf c) { return simde_mm_add_ps(simde_mm_mul_ps(a, b), c); }
+static inline vf v_fnmadd(vf a, vf b, vf c) { return simde_mm_sub_ps(c, simde_mm_mul_ps(a, b)); }
+#endif
 static inline vf v_div(vf a, vf b) { return simde_mm_div_ps(a, b); }
 static inline vf v_sqrt(vf a) { return simde_mm_sqrt_ps(a); }
 static inline vf v_min(vf a, vf b) { return simde_mm_min_ps(a, b); }
@@ -669,6 +676,50 @@ static inline __attribute__((always_inline)) void v_affine(const vf *m, vf x, vf
     o[0] = v_fmadd(m[0], x, v_fmadd(m[1], y, v_fmadd(m[2], z, m[3])));
     o[1] = v_fmadd(m[4], x, v_fmadd(m[5], y, v_fmadd(m[6], z, m[7])));
     o[2] = v_fmadd(m[8], x, v_fmadd(m[9], y, v_fmadd(m[10], z, m[11])));
+}
+
+/* a . b for 4 components, summed in pairs: DQS's divide waits on it, and
+ * the pairs are two steps shorter than a chain (DQS-4 10k: AVX2 5.28 ->
+ * 5.07, AVX-512 3.31 -> 3.18 ns/vertex; SSE2, which has no FMA, the same). */
+static inline __attribute__((always_inline)) vf v_dot4(const vf *a, const vf *b)
+{
+    return v_add(v_fmadd(a[1], b[1], v_mul(a[0], b[0])), v_fmadd(a[3], b[3], v_mul(a[2], b[2])));
+}
+
+/* A real part's dot with the pivot's, whose sign is all DQS needs: summed
+ * pairwise, as the 4-lane row path sums its transposed products (unfused,
+ * so every kind of an ISA gets the same bits). */
+static inline __attribute__((always_inline)) vf v_sign_dot(const vf *q, const vf *p)
+{
+    return v_add(v_add(v_mul(q[0], p[0]), v_mul(q[1], p[1])), v_add(v_mul(q[2], p[2]), v_mul(q[3], p[3])));
+}
+
+/* DQS's matrix: the unit dual quaternion b / |b.real| (b[0..3] the real
+ * part x y z w, b[4..7] the dual part; n2 = b.real . b.real, not zero) as
+ * a row-major 3x4 matrix, with the 1 / n2 of the normalisation folded into
+ * k2 = 2 / n2: a correctly rounded divide, not a vendor-specific reciprocal
+ * estimate, so every x86 CPU gives the same bits.  The products of the
+ * unnormalised real part, each sum then scaled by k2 in one step, run
+ * beside the divide, which was three steps from the matrix, and the blocks
+ * wait on it (DQS-4 10k: AVX2 5.32 -> 5.02 ns/vertex, SSE2 9.75 -> 9.54;
+ * AVX-512 the same). */
+static inline __attribute__((always_inline)) void v_dq_matrix(const vf *b, vf n2, vf *m)
+{
+    const vf k2 = v_div(v_set1(2.0f), n2);
+    const vf xx = v_mul(b[0], b[0]), yy = v_mul(b[1], b[1]), zz = v_mul(b[2], b[2]);
+    const vf xy = v_mul(b[0], b[1]), xz = v_mul(b[0], b[2]), yz = v_mul(b[1], b[2]);
+    const vf wx = v_mul(b[3], b[0]), wy = v_mul(b[3], b[1]), wz = v_mul(b[3], b[2]);
+    const vf one = v_set1(1.0f);
+    m[0] = v_fnmadd(k2, v_add(yy, zz), one), m[1] = v_mul(k2, v_sub(xy, wz)), m[2] = v_mul(k2, v_add(xz, wy));
+    m[4] = v_mul(k2, v_add(xy, wz)), m[5] = v_fnmadd(k2, v_add(xx, zz), one), m[6] = v_mul(k2, v_sub(yz, wx));
+    m[8] = v_mul(k2, v_sub(xz, wy)), m[9] = v_mul(k2, v_add(yz, wx)), m[10] = v_fnmadd(k2, v_add(xx, yy), one);
+    /* translation (2 / n2) (rw d - dw r + r x d); (r x d).x = ry dz - rz dy */
+    const vf ndw = v_sub(v_zero(), b[7]);
+#define V_CROSS_X(ay, az, by, bz) v_sub(v_mul(ay, bz), v_mul(az, by))
+    m[3] = v_mul(k2, v_add(v_fmadd(b[3], b[4], v_mul(ndw, b[0])), V_CROSS_X(b[1], b[2], b[5], b[6])));
+    m[7] = v_mul(k2, v_add(v_fmadd(b[3], b[5], v_mul(ndw, b[1])), V_CROSS_X(b[2], b[0], b[6], b[4])));
+    m[11] = v_mul(k2, v_add(v_fmadd(b[3], b[6], v_mul(ndw, b[2])), V_CROSS_X(b[0], b[1], b[4], b[5])));
+#undef V_CROSS_X
 }
 
 /* r * (x, y, z) for a row-major 3x3 held as r[0], r[1], r[2], r[rs], ... */
