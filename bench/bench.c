@@ -26,14 +26,15 @@
 #include "vk/bench_vk.h" /* its functions only where SKIN_BENCH_HAVE_VK */
 
 enum { ATTR_P = 1, ATTR_PN = 2, ATTR_PNT = 3 };
-enum { METHOD_FLOOR = 0, METHOD_BASELINE = 3, METHOD_ARITH = 4 }; /* besides SKIN_LBS, SKIN_DQS */
+/* besides SKIN_LBS, SKIN_DQS; METHOD_ARITH: LBS's arithmetic floor, METHOD_ARITH_DQS: DQS's */
+enum { METHOD_FLOOR = 0, METHOD_BASELINE = 3, METHOD_ARITH = 4, METHOD_ARITH_DQS = 5 };
 
 /* Output formats of normals and tangents (skin_output.vector_format). */
 enum { OUT_F32 = SKIN_VECTOR_F32, OUT_SNORM16 = SKIN_VECTOR_SNORM16, OUT_1010102 = SKIN_VECTOR_1010102 };
 static const char *const output_format_names[] = {"f32", "snorm16", "1010102"};
 
 typedef struct bcase {
-    int method;    /* METHOD_FLOOR, METHOD_BASELINE, METHOD_ARITH, SKIN_LBS or SKIN_DQS */
+    int method;    /* METHOD_*, SKIN_LBS or SKIN_DQS */
     skin_isa isa;  /* unused (0) for the floor; the build's tier for the baseline */
     int k;         /* influences */
     int attrs;     /* ATTR_* */
@@ -140,8 +141,9 @@ static const char *attr_name(int a) { return a == ATTR_P ? "p" : a == ATTR_PN ? 
 static const char *method_name(int m)
 {
     return m == SKIN_LBS ? "lbs" : m == SKIN_DQS ? "dqs" : m == METHOD_BASELINE ? "baseline"
-         : m == METHOD_ARITH ? "arith" : "floor";
+         : m == METHOD_ARITH ? "arith" : m == METHOD_ARITH_DQS ? "arith_dqs" : "floor";
 }
+static int is_arith(int m) { return m == METHOD_ARITH || m == METHOD_ARITH_DQS; }
 static size_t float_streams(int attrs) { return attrs == ATTR_P ? 3 : attrs == ATTR_PN ? 6 : 10; }
 static size_t jsize(int packed) { return packed ? 1 : 2; }
 static size_t wsize(int packed) { return packed ? 2 : 4; }
@@ -171,7 +173,7 @@ static double case_bytes(const bcase *c)
      * and the output vertex; with dense morph targets, their deltas too
      * (sparse ones are left out). */
     size_t f = float_streams(c->attrs) * 4;
-    const size_t joint_bytes = c->method == METHOD_ARITH ? 0 : jsize(c->packed);
+    const size_t joint_bytes = is_arith(c->method) ? 0 : jsize(c->packed);
     return (double)(f + out_stride(c) + (size_t)c->k * (joint_bytes + wsize(c->packed)) +
                     (is_dense(c->morph) ? dense_delta_streams(c) * 4 : 0));
 }
@@ -429,11 +431,11 @@ typedef struct runner {
     arith_fn arith;
     arith_job arith_job;
     /* The arithmetic floor's palette in lanes: the first ARITH_BLOCKS
-     * blocks' matrices, used in turn, a few KiB that stay in L1 like the
+     * blocks' matrices or dual quaternions, used in turn, a few KiB that stay in L1 like the
      * palette the kernels read; its vectors on whole cache lines (one
      * placement on the stack had each 64-byte load split in two: avx512's
      * floor 1.66 against 1.21 ns/vertex). */
-    _Alignas(64) float arith_lanes[ARITH_BLOCKS * SKIN_MAX_INFLUENCES * 12 * 16];
+    _Alignas(64) float arith_lanes[ARITH_BLOCKS * SKIN_MAX_INFLUENCES * 12 * 16]; /* (arith_lane_floats) */
 } runner;
 
 /* (the random and coherent rigs' formats: u16 joints, f32 weights; see measure_cases) */
@@ -444,7 +446,9 @@ static void arith_init(runner *r, const bcase *c, const dataset *d)
     arith_job *j = &r->arith_job;
     for (int s = 0; s < 10; ++s) j->in[s] = d->s[s], j->out[s] = O.soa[s];
     for (int i = 0; i < c->k; ++i) j->weights[i] = d->w[i];
-    arith_fill_lanes(r->arith_lanes, ARITH_BLOCKS, w, c->k, (const void *const *)d->j, d->matrices);
+    j->method = c->method == METHOD_ARITH_DQS ? SKIN_DQS : SKIN_LBS;
+    arith_fill_lanes(r->arith_lanes, ARITH_BLOCKS, w, j->method, c->k, (const void *const *)d->j, j->weights,
+                     &d->palette);
     j->lanes = r->arith_lanes, j->lane_blocks = ARITH_BLOCKS, j->k = c->k;
 }
 
@@ -456,7 +460,7 @@ static void runner_init(runner *r, const bcase *c, const dataset *d)
     r->mesh.influence_count = (uint32_t)c->k;
     r->palette = &d->palette;
     r->columns = &d->columns;
-    if (c->method == METHOD_ARITH) arith_init(r, c, d);
+    if (is_arith(c->method)) arith_init(r, c, d);
     if (c->attrs < ATTR_PN) r->mesh.nx = r->mesh.ny = r->mesh.nz = NULL;
     if (c->attrs < ATTR_PNT) r->mesh.tx = r->mesh.ty = r->mesh.tz = r->mesh.tw = NULL;
     if (c->method == METHOD_BASELINE) {
@@ -526,7 +530,7 @@ static int run_once(const runner *r)
         r->baseline(&r->engine, r->columns, O.inter, 0, c->n);
         return 1;
     }
-    if (c->method == METHOD_ARITH) {
+    if (is_arith(c->method)) {
         r->arith(&r->arith_job, 0, c->n);
         return 1;
     }
@@ -620,7 +624,7 @@ static bcase floor_of(const bcase *c)
 
 static void print_header(void)
 {
-    printf("%-8s %-8s %-7s %2s %-4s %-6s %-6s %-7s %-9s %8s %3s %9s %9s %5s %6s %7s %8s\n", "method", "rig",
+    printf("%-9s %-8s %-7s %2s %-4s %-6s %-6s %-7s %-9s %8s %3s %9s %9s %5s %6s %7s %8s\n", "method", "rig",
            "isa", "k", "attr", "output", "joints", "weights", "stores", "vertices", "thr", "median", "min",
            "B/v", "GB/s", "/floor", "base/");
 }
@@ -641,7 +645,7 @@ static void print_row(const result *r)
     static const char *const morph_suffix[] = {"", "+8d", "+8s", "+8d2p", "+8s2p"};
     char rig_label[40];
     snprintf(rig_label, sizeof rig_label, "%s%s", rig_name(c->rig), morph_suffix[c->morph]);
-    printf("%-8s %-8s %-7s %2d %-4s %-6s %-6s %-7s %-9s %8zu %3d %9.3f %9.3f %5.0f %6.2f %7s %8s\n",
+    printf("%-9s %-8s %-7s %2d %-4s %-6s %-6s %-7s %-9s %8zu %3d %9.3f %9.3f %5.0f %6.2f %7s %8s\n",
            method_name(c->method), rig_label, case_isa(c), c->k, attr_name(c->attrs),
            c->soa ? "soa" : c->ofmt == OUT_SNORM16 ? "i-sn16" : c->ofmt == OUT_1010102 ? "i-1010" : "inter",
            c->packed ? "u8" : "u16", c->packed ? "unorm16" : "f32", c->streaming ? "streaming" : "normal",
@@ -703,7 +707,7 @@ static void measure_cases(const bcase *c, int count, result *r)
             exit(2);
         }
         int lanes;
-        if (c[m].method == METHOD_ARITH &&
+        if (is_arith(c[m].method) &&
             (c[m].packed || c[m].rig >= RIG_ASSET || c[m].threads != 1 || c[m].morph || c[m].attrs != ATTR_PNT ||
              !arith_for(c[m].isa, &lanes) || c[m].n % (size_t)lanes || c[m].n < ARITH_BLOCKS * (size_t)lanes)) {
             fprintf(stderr, "skin-bench: no arithmetic floor for this case\n");
@@ -814,11 +818,11 @@ static bcase baseline_of(const bcase *c)
 
 static int has_baseline(skin_isa isa) { return baseline_for(isa) != NULL; }
 
-/* The arithmetic floor of an LBS case (arith.h): planar output. */
+/* The arithmetic floor of an LBS or DQS case (arith.h): planar output. */
 static bcase arith_of(const bcase *c)
 {
     bcase a = baseline_of(c);
-    a.method = METHOD_ARITH, a.soa = 1;
+    a.method = c->method == SKIN_DQS ? METHOD_ARITH_DQS : METHOD_ARITH, a.soa = 1;
     return a;
 }
 
@@ -891,6 +895,14 @@ static double r_arith10(skin_isa i) { bcase c = lbs(i, K10); return ratio(c, ari
  * (bench.baseline checks it). */
 static double r_ceiling10(skin_isa i) { bcase c = lbs(i, K10); return ratio(baseline_of(&c), arith_of(&c), 1); }
 static double r_dqs100(skin_isa i) { return ratio(dqs(i, K100), lbs(i, K100), 0); }
+/* DQS's: skin over its arithmetic floor, and that floor over LBS's: DQS /
+ * LBS for kernels that do nothing but skin's arithmetic (10k, min) */
+static double r_dqs_arith10(skin_isa i) { bcase c = dqs(i, K10); return ratio(c, arith_of(&c), 1); }
+static double r_dqs_ceiling10(skin_isa i)
+{
+    bcase d = dqs(i, K10), l = lbs(i, K10);
+    return ratio(arith_of(&d), arith_of(&l), 1);
+}
 
 /* Speed-up of t threads over one, LBS-4 100k. */
 static double r_threads(skin_isa i, int t)
@@ -1044,6 +1056,7 @@ static void measure_all(void)
             if (target_applies(&TARGETS[t], isa)) TARGETS[t].ratio(isa);
         if (!has_baseline(isa)) continue;
         r_ceiling10(isa), r_dqs100(isa), r_coherent100(isa), get(dqs(isa, K10)); /* the plot's DQS at 10k */
+        r_dqs_arith10(isa), r_dqs_ceiling10(isa);
         for (int a = 0; a < ASSET_COUNT; ++a)
             if (A[a].n) r_real_base(isa, a);
         if (!B.quick) morph_med(isa, MORPH_NONE), r_sparse_2pass(isa), r_dense_2pass(isa);
@@ -1197,6 +1210,18 @@ static void print_details(void)
                min_of(baseline_of(&c10)), min_of(c10), min_of(arith_of(&c10)), med_of(baseline_of(&c100)),
                med_of(c100), r_base10(isa), r_base100(isa), r_ceiling10(isa), r_dqs100(isa), r_coherent100(isa));
     }
+    printf("\nper-ISA table, DQS-4 p+n+t random%u 1 thread, 10k (ns/vertex, min; arith: DQS's arithmetic\n"
+           " floor, as LBS's above; skin/arith: skin over its arithmetic floor; DQS/LBS arith: DQS's\n"
+           " arithmetic floor / LBS's, DQS/LBS for kernels that do nothing but skin's arithmetic)\n", B.joints);
+    printf("  %-7s %9s %9s %14s %14s %13s\n", "isa", "skin 10k", "arith 10k", "DQS skin/arith", "LBS skin/arith",
+           "DQS/LBS arith");
+    for (int i = 0; i < B.isa_count; ++i) {
+        skin_isa isa = B.isas[i];
+        if (!has_baseline(isa)) continue;
+        bcase c10 = dqs(isa, K10);
+        printf("  %-7s %9.3f %9.3f %14.2f %14.2f %13.2f\n", skin_isa_name(isa), min_of(c10), min_of(arith_of(&c10)),
+               r_dqs_arith10(isa), r_arith10(isa), r_dqs_ceiling10(isa));
+    }
     if (real_rig_count()) {
         printf("\nreal models, LBS at each model's own influence count, animated pose, 1 thread (min): skin on\n"
                " the whole mesh, the per-vertex loop on its vertices grouped by influence count; ns/vertex\n");
@@ -1318,6 +1343,12 @@ static int write_json(FILE *f)
                 c->morph >= MORPH_DENSE_2PASS ? 2 : 1, c->busy ? "busy" : "standard");
         /* the busy pair's ratio on both of its records */
         if (c->busy) fprintf(f, ", \"parallel_over_1_thread\": %.4f", r_busy(c->isa, c->n));
+        /* the arithmetic floors' ratios (10k, min) on their records */
+        if (is_arith(c->method) && c->n == K10 && c->k == 4 && c->rig == RIG_RANDOM && c->attrs == ATTR_PNT) {
+            const int d = c->method == METHOD_ARITH_DQS;
+            fprintf(f, ", \"skin_over_arith\": %.4f", d ? r_dqs_arith10(c->isa) : r_arith10(c->isa));
+            if (d) fprintf(f, ", \"dqs_over_lbs_arith\": %.4f", r_dqs_ceiling10(c->isa));
+        }
         fprintf(f, "}");
         first = 0;
     }

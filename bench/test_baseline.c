@@ -7,10 +7,11 @@
  * single vertex, and it writes nothing outside its range; on the random rig
  * and on the coherent rig, whose vertices it groups by influence count, and
  * on the real models skin-bench measures when they are there (each output
- * vertex against its source vertex).  The arithmetic floor of each kernel
- * ISA, given each block's palette in lanes, gives that ISA's kernel output
- * bit for bit (1..8 influences), and writes nothing outside its range.  Also
- * checks the coherent rig's shape. */
+ * vertex against its source vertex).  The arithmetic floors of LBS and DQS
+ * of each kernel ISA, given each block's palette in lanes, give that ISA's
+ * kernel output bit for bit and skin's scalar reference within 1e-5
+ * (1..8 influences), and write nothing outside their range.  Also checks
+ * the coherent rig's shape. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -176,48 +177,59 @@ static void check_coherent_shape(void)
 }
 
 /* The arithmetic floor of `isa` against its kernel's planar output, bit for
- * bit.  The rig's joints repeat every 4 blocks, so that the floor's palette
- * in lanes (arith_fill_lanes, as skin-bench fills it) holds each block's
- * own matrices, used in turn as in the bench; the range starts in block 3,
- * so the floor wraps to block 0 after one block. */
-static void check_arith(skin_isa isa, arith_fn fn, int lanes, int k)
+ * bit, and against the scalar reference within 1e-5.  The rig's joints and
+ * weights (which pick DQS's pivots) repeat every 4 blocks, so that the
+ * floor's palette in lanes (arith_fill_lanes, as skin-bench fills it) holds
+ * each block's own, used in turn as in the bench; the range starts in block
+ * 3, so the floor wraps to block 0 after one block. */
+static void check_arith(skin_isa isa, arith_fn fn, int lanes, skin_method method, int k)
 {
     const size_t w = (size_t)lanes, n = 32 * w, first = 3 * w, count = n - 5 * w, period = 4;
     rig r;
     rig_options o = {n, 64, (uint32_t)k, SKIN_JOINT_U16, SKIN_WEIGHT_F32, 0, 4321u + (uint64_t)k};
     CHECK(rig_random(&r, &o) == 0);
     for (int i = 0; i < k; ++i)
-        for (size_t v = period * w; v < n; ++v)
+        for (size_t v = period * w; v < n; ++v) {
             ((uint16_t *)r.joints[i])[v] = ((const uint16_t *)r.joints[i])[v % (period * w)];
-    float *want = malloc(n * 10 * 4), *got = malloc(n * 10 * 4), *table = malloc(period * (size_t)k * 12 * w * 4);
-    skin_output out = {0};
+            ((float *)r.weights[i])[v] = ((const float *)r.weights[i])[v % (period * w)];
+        }
+    float *want = malloc(n * 10 * 4), *ref = malloc(n * 10 * 4), *got = malloc(n * 10 * 4),
+          *table = malloc(period * arith_lane_floats(method, k) * w * 4);
+    skin_output out = {0}, ref_out = {0};
     arith_job job = {0};
     const skin_mesh_desc *m = &r.mesh;
     const float *const in[10] = {m->px, m->py, m->pz, m->nx, m->ny, m->nz, m->tx, m->ty, m->tz, m->tw};
-    out.layout = SKIN_LAYOUT_SOA;
+    out.layout = ref_out.layout = SKIN_LAYOUT_SOA;
     for (int s = 0; s < 10; ++s) {
         out.soa[s] = want + s * n;
+        ref_out.soa[s] = ref + s * n;
         job.in[s] = in[s];
         job.out[s] = got + s * n;
     }
     for (size_t i = 0; i < n * 10; ++i) got[i] = -7.0f; /* sentinel */
     for (int i = 0; i < k; ++i) job.weights[i] = r.weights[i];
-    arith_fill_lanes(table, period, lanes, k, (const void *const *)r.joints, r.matrices);
-    job.lanes = table, job.lane_blocks = period, job.k = k;
+    arith_fill_lanes(table, period, lanes, method, k, (const void *const *)r.joints, job.weights, &r.palette);
+    job.lanes = table, job.lane_blocks = period, job.k = k, job.method = method;
+    CHECK_STATUS(skin_set_isa(SKIN_ISA_SCALAR), SKIN_OK);
+    CHECK_STATUS(skin_mesh(&r.mesh, &r.palette, method, &ref_out, 0, n), SKIN_OK);
     CHECK_STATUS(skin_set_isa(isa), SKIN_OK);
-    CHECK_STATUS(skin_mesh(&r.mesh, &r.palette, SKIN_LBS, &out, 0, n), SKIN_OK);
+    CHECK_STATUS(skin_mesh(&r.mesh, &r.palette, method, &out, 0, n), SKIN_OK);
     fn(&job, first, count);
+    const char *name = method == SKIN_DQS ? "dqs" : "lbs";
     for (int s = 0; s < 10; ++s)
         for (size_t v = 0; v < n; ++v) {
             const float g = got[s * n + v], expect = v < first || v >= first + count ? -7.0f : want[s * n + v];
             uint32_t gb, eb;
             memcpy(&gb, &g, 4), memcpy(&eb, &expect, 4);
             if (gb != eb)
-                fprintf(stderr, "arith %s k=%d s=%d v=%zu: %.9g, expected %.9g%s\n", skin_isa_name(isa), k, s, v, g,
-                        expect, v < first || v >= first + count ? " (outside the range)" : "");
+                fprintf(stderr, "arith %s %s k=%d s=%d v=%zu: %.9g, expected %.9g%s\n", name, skin_isa_name(isa), k, s,
+                        v, g, expect, v < first || v >= first + count ? " (outside the range)" : "");
             CHECK(gb == eb);
+            if (v >= first && v < first + count)
+                CHECK_CLOSE_AT(g, ref[s * n + v], 1e-5, "arith %s %s k=%d s=%d v=%zu against the reference", name,
+                               skin_isa_name(isa), k, s, v);
         }
-    free(want), free(got), free(table);
+    free(want), free(ref), free(got), free(table);
     rig_free(&r);
 }
 
@@ -246,7 +258,8 @@ int main(void)
         int lanes;
         arith_fn fn = arith_for((skin_isa)s, &lanes);
         if (fn && skin_isa_supported((skin_isa)s))
-            for (int k = 1; k <= SKIN_MAX_INFLUENCES; ++k) check_arith((skin_isa)s, fn, lanes, k);
+            for (int method = SKIN_LBS; method <= SKIN_DQS; ++method)
+                for (int k = 1; k <= SKIN_MAX_INFLUENCES; ++k) check_arith((skin_isa)s, fn, lanes, (skin_method)method, k);
     }
     /* Without SIMD kernels skin reports no SIMD ISA; the base build still runs. */
     if (!builds)
