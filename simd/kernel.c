@@ -30,9 +30,13 @@
  * slot order, so a vertex's bits do not depend on the kind. */
 enum { FETCH_ROWS, FETCH_TABLE2, FETCH_TABLE4, FETCH_AOS, FETCH_UNIFORM, FETCH_KINDS };
 /* The block code's method for DQS whose signs are all + (all_signs_positive):
- * block functions of their own, which neither fetch a pivot nor test a flag
- * (tested in the blocks, a flag cost AVX2 DQS 3% more instructions). */
+ * on 8 and 16 lanes, block functions of their own, which neither fetch a
+ * pivot nor test a flag (tested in the blocks, a flag cost AVX2 DQS 3% more
+ * instructions); on 4 lanes, where size counts most, kctx's flag
+ * signs_positive, tested per block (SSE2 DQS-4 10k, random rig: 1.5% more
+ * instructions; the NEON DQS kernel 223 -> 140 KB). */
 enum { DQS_SIGNS_POSITIVE = SKIN_DQS + 16 };
+#define SIGNS_FUNCTIONS (W > 4)
 #define IS_TABLE(kind) ((kind) == FETCH_TABLE2 || (kind) == FETCH_TABLE4)
 /* 4 lanes blend each lane's rows in its own registers (blend_lanes), so a
  * uniform block saves only the transposes, and its broadcasts cost SSE2 a
@@ -179,6 +183,7 @@ typedef struct kctx {
     int kind;               /* FETCH_* for every source of this call */
     source mat, nmat, dq, sc;
     const uint32_t *signs;  /* DQS, 16 lanes, table kinds: build_signs's table, or NULL */
+    int signs_positive;     /* DQS, 4 lanes: all_signs_positive holds (SIGNS_FUNCTIONS) */
     morph_plan *morph;      /* NULL: no morph target is active */
 } kctx;
 
@@ -287,7 +292,7 @@ ALWAYS_INLINE void stage_slots(const kctx *c, const inputs *in, size_t v, size_t
             st->wp[i] = st->w[i];
         }
     }
-    if (!dq || k < 2 || method == DQS_SIGNS_POSITIVE) return;
+    if (!dq || k < 2 || method == DQS_SIGNS_POSITIVE || c->signs_positive) return;
     for (size_t o = 0; o < n; o += W) {
         vi j[SKIN_MAX_INFLUENCES];
         vf w[SKIN_MAX_INFLUENCES];
@@ -296,9 +301,17 @@ ALWAYS_INLINE void stage_slots(const kctx *c, const inputs *in, size_t v, size_t
     }
 }
 
-/* Out of line: one copy serves every block function. */
-static __attribute__((noinline)) void stage(const kctx *c, const inputs *in, size_t v, size_t n, uint32_t k,
-                                            staged *st, const int method)
+/* Out of line: one copy serves every block function.  LBS's is not
+ * cloned per influence count either (GCC's eight clones were 30 KB of
+ * NEON code, for no speed); DQS's clones unroll its choice of pivots
+ * (SSE2 DQS-4 4% faster). */
+#ifdef SKIN_KERNEL_LBS
+#define STAGE_ATTRIBUTES noinline, noclone
+#else
+#define STAGE_ATTRIBUTES noinline
+#endif
+static __attribute__((STAGE_ATTRIBUTES)) void stage(const kctx *c, const inputs *in, size_t v, size_t n,
+                                                    uint32_t k, staged *st, const int method)
 {
     if (c->joints_u8)
         stage_slots(c, in, v, n, k, st, method, 1, 1);
@@ -1199,7 +1212,8 @@ ALWAYS_INLINE void skin_block(const kctx *c, const inputs *in, const float *cons
     load_influences(c, in, v, st, o, &f, k, kind);
     vf m[12], nm[9];
     const int use_nm = method == SKIN_LBS ? lbs(c, &f, m, nm, k, kind, pnt)
-                                          : dqs(c, &f, m, nm, k, kind, method != DQS_SIGNS_POSITIVE);
+                                          : dqs(c, &f, m, nm, k, kind,
+                                                method != DQS_SIGNS_POSITIVE && !c->signs_positive);
     if (use_nm) /* two calls, not a pointer to either, keep m and nm in registers */
         apply(job, at, av, m, nm, out, pnt);
     else
@@ -1723,11 +1737,11 @@ BLOCKS_ALL(SKIN_KERNEL_METHOD)
 /* [active slots - 1][fetch kind] */
 static const blocks_fn blocks_table[SKIN_MAX_INFLUENCES][FETCH_KINDS] = KINDS_ALL(SKIN_KERNEL_METHOD);
 /* DQS when all_signs_positive holds */
-#ifdef SKIN_KERNEL_DQS
+#if defined(SKIN_KERNEL_DQS) && SIGNS_FUNCTIONS
 BLOCKS_ALL(DQS_SIGNS_POSITIVE)
 static const blocks_fn blocks_signs_positive[SKIN_MAX_INFLUENCES][FETCH_KINDS] = KINDS_ALL(DQS_SIGNS_POSITIVE);
 #else
-#define blocks_signs_positive blocks_table /* (LBS: never chosen) */
+#define blocks_signs_positive blocks_table /* (LBS: never chosen; 4 lanes: c.signs_positive) */
 #endif
 
 /* Slot i's W weights (f32 bits without the sign, or unorm integers) and
@@ -1974,10 +1988,11 @@ void SKIN_KERNEL_NAME(const skin_job *job)
         c.sc = (source){.base = pal->scales, .stride = 3};
     }
     c.kind = FETCH_ROWS;
-    /* DQS: every sign + (then its own block functions) */
+    /* DQS: every sign + (then its own block functions, or on 4 lanes the flag) */
     const int signs_positive = job->method == SKIN_DQS && m->influence_count > 1 &&
                                signs_check_pays(job->count, pal->joint_count) &&
                                all_signs_positive(&c.dq, pal->joint_count);
+    c.signs_positive = !SIGNS_FUNCTIONS && signs_positive;
 #if W == 16
     /* 8 KiB of stack covers both: 21 tables of 64 floats, or 128 padded matrices */
     SIMDE_ALIGN_TO_64 float tables[128 * 16];
