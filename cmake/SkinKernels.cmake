@@ -19,6 +19,7 @@ function(skin_add_kernel target isa width)
       ${PROJECT_SOURCE_DIR}/include ${PROJECT_SOURCE_DIR}/src ${SIMDE_INCLUDE_DIR})
     target_link_libraries(${obj} PRIVATE skin_warnings)
     target_sources(${target} PRIVATE $<TARGET_OBJECTS:${obj}>)
+    set_property(GLOBAL APPEND PROPERTY SKIN_KERNEL_TARGETS ${obj}) # for the size test
   endforeach()
 endfunction()
 
