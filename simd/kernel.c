@@ -301,7 +301,7 @@ ALWAYS_INLINE void stage_slots(const kctx *c, const inputs *in, size_t v, size_t
  * cloned per influence count either (GCC's eight clones were 30 KB of
  * NEON code, for no speed); DQS's clones unroll its choice of pivots
  * (SSE2 DQS-4 4% faster). */
-#ifdef SKIN_KERNEL_LBS
+#if defined(SKIN_KERNEL_LBS) && !defined(__clang__) /* (clang has no noclone) */
 #define STAGE_ATTRIBUTES noinline, noclone
 #else
 #define STAGE_ATTRIBUTES noinline

@@ -50,7 +50,7 @@
         /* st escapes: stage() is out of line, so the block reads what it  */                  \
         /* staged from memory, not from registers the compiler forwards */                     \
         __asm__ volatile("" : : "r"(&st) : "memory");                                           \
-        skin_block(&c, &in, &in, 0, &st, 0, 0, o, method_, k_, FETCH_ROWS, 1);                  \
+        skin_block(&c, &in, in.a, 0, &st, 0, 0, o, method_, k_, FETCH_ROWS, 1);                   \
         store_packed(&job, wr.stream, o, 0, 10); /* the 40-byte vertex */              \
         __asm__ volatile(MCA_COMMENT " LLVM-MCA-END " #name ::: "memory");                                \
     }
