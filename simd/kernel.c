@@ -29,6 +29,14 @@
  * Per lane and component every kind does the same fused multiply-adds in
  * slot order, so a vertex's bits do not depend on the kind. */
 enum { FETCH_ROWS, FETCH_TABLE2, FETCH_TABLE4, FETCH_AOS, FETCH_UNIFORM, FETCH_KINDS };
+/* The block code's method for DQS whose signs are all + (all_signs_positive):
+ * on 8 and 16 lanes, block functions of their own, which neither fetch a
+ * pivot nor test a flag (tested in the blocks, a flag cost AVX2 DQS 3% more
+ * instructions); on 4 lanes, where size counts most, kctx's flag
+ * signs_positive, tested per block (SSE2 DQS-4 10k, random rig: 1.5% more
+ * instructions; the NEON DQS kernel 223 -> 140 KB). */
+enum { DQS_SIGNS_POSITIVE = SKIN_DQS + 16 };
+#define SIGNS_FUNCTIONS (W > 4)
 #define IS_TABLE(kind) ((kind) == FETCH_TABLE2 || (kind) == FETCH_TABLE4)
 /* 4 lanes blend each lane's rows in its own registers (blend_lanes), so a
  * uniform block saves only the transposes, and its broadcasts cost SSE2 a
@@ -175,11 +183,7 @@ typedef struct kctx {
     int kind;               /* FETCH_* for every source of this call */
     source mat, nmat, dq, sc;
     const uint32_t *signs;  /* DQS, 16 lanes, table kinds: build_signs's table, or NULL */
-    /* DQS: all_signs_positive holds, so the blocks fetch no pivot and take
-     * no dot product (a flag tested per block: SSE2 DQS-4 10k, random rig,
-     * 1.5% more instructions than block functions of its own, AVX2 1% slower;
-     * those functions took 40% of each DQS kernel's code) */
-    int signs_positive;
+    int signs_positive;     /* DQS, 4 lanes: all_signs_positive holds (SIGNS_FUNCTIONS) */
     morph_plan *morph;      /* NULL: no morph target is active */
 } kctx;
 
@@ -288,7 +292,7 @@ ALWAYS_INLINE void stage_slots(const kctx *c, const inputs *in, size_t v, size_t
             st->wp[i] = st->w[i];
         }
     }
-    if (!dq || k < 2 || c->signs_positive) return;
+    if (!dq || k < 2 || method == DQS_SIGNS_POSITIVE || c->signs_positive) return;
     for (size_t o = 0; o < n; o += W) {
         vi j[SKIN_MAX_INFLUENCES];
         vf w[SKIN_MAX_INFLUENCES];
@@ -1208,7 +1212,8 @@ ALWAYS_INLINE void skin_block(const kctx *c, const inputs *in, const float *cons
     load_influences(c, in, v, st, o, &f, k, kind);
     vf m[12], nm[9];
     const int use_nm = method == SKIN_LBS ? lbs(c, &f, m, nm, k, kind, pnt)
-                                          : dqs(c, &f, m, nm, k, kind, !c->signs_positive);
+                                          : dqs(c, &f, m, nm, k, kind,
+                                                method != DQS_SIGNS_POSITIVE && !c->signs_positive);
     if (use_nm) /* two calls, not a pointer to either, keep m and nm in registers */
         apply(job, at, av, m, nm, out, pnt);
     else
@@ -1731,6 +1736,13 @@ typedef void (*blocks_fn)(const kctx *, const inputs *, size_t, size_t, writer *
 BLOCKS_ALL(SKIN_KERNEL_METHOD)
 /* [active slots - 1][fetch kind] */
 static const blocks_fn blocks_table[SKIN_MAX_INFLUENCES][FETCH_KINDS] = KINDS_ALL(SKIN_KERNEL_METHOD);
+/* DQS when all_signs_positive holds */
+#if defined(SKIN_KERNEL_DQS) && SIGNS_FUNCTIONS
+BLOCKS_ALL(DQS_SIGNS_POSITIVE)
+static const blocks_fn blocks_signs_positive[SKIN_MAX_INFLUENCES][FETCH_KINDS] = KINDS_ALL(DQS_SIGNS_POSITIVE);
+#else
+#define blocks_signs_positive blocks_table /* (LBS: never chosen; 4 lanes: c.signs_positive) */
+#endif
 
 /* Slot i's W weights (f32 bits without the sign, or unorm integers) and
  * joints (bytes if u8, else uint16_t), as 32-bit lanes. */
@@ -1976,11 +1988,11 @@ void SKIN_KERNEL_NAME(const skin_job *job)
         c.sc = (source){.base = pal->scales, .stride = 3};
     }
     c.kind = FETCH_ROWS;
-    /* DQS: every sign + (then the blocks skip the pivots and their dot products) */
+    /* DQS: every sign + (then its own block functions, or on 4 lanes the flag) */
     const int signs_positive = job->method == SKIN_DQS && m->influence_count > 1 &&
                                signs_check_pays(job->count, pal->joint_count) &&
                                all_signs_positive(&c.dq, pal->joint_count);
-    c.signs_positive = signs_positive;
+    c.signs_positive = !SIGNS_FUNCTIONS && signs_positive;
 #if W == 16
     /* 8 KiB of stack covers both: 21 tables of 64 floats, or 128 padded matrices */
     SIMDE_ALIGN_TO_64 float tables[128 * 16];
@@ -2005,7 +2017,8 @@ void SKIN_KERNEL_NAME(const skin_job *job)
     /* by active slot count */
     blocks_fn fns[SKIN_MAX_INFLUENCES], uniform_fns[SKIN_MAX_INFLUENCES];
     for (uint32_t k = 0; k < SKIN_MAX_INFLUENCES; ++k) {
-        fns[k] = blocks_table[k][c.kind], uniform_fns[k] = blocks_table[k][FETCH_UNIFORM];
+        const blocks_fn *by_kind = signs_positive ? blocks_signs_positive[k] : blocks_table[k];
+        fns[k] = by_kind[c.kind], uniform_fns[k] = by_kind[FETCH_UNIFORM];
     }
 
     inputs in = {{m->px, m->py, m->pz, m->nx, m->ny, m->nz, m->tx, m->ty, m->tz, m->tw}, {0}, {0}, 0};
