@@ -90,7 +90,7 @@ def main():
     for (rig, isa), m in sorted(real.items(), key=lambda x: (x[0][0], isa_key(x[0][1]))):
         if "lbs" in m and "baseline" in m:
             name = textwrap.fill(rig.rsplit(".", 1)[0].replace("_", " "), 14)
-            bars.append((f"{name}\n{isa}", isa, m["baseline"] / m["lbs"]))
+            bars.append((name, isa, m["baseline"] / m["lbs"]))
     groups = list(dict.fromkeys(g for g, _, _ in bars))
     width = 0.8 / max(1, len(isas))
     labelled = set()
