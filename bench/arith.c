@@ -27,7 +27,7 @@ ARITH_INLINE void lbs_matrix(const arith_job *j, const float *lanes, size_t v, c
     }
 }
 
-/* The kernels' DQS steps (simd/kernel.c: dq_real_parts, dqs), in their
+/* The kernels' DQS steps (simd/blend.h: dq_real_parts, dqs), in their
  * order: the real parts, each weight signed by its
  * real part's dot with the pivot's (for more than one slot), then the dual
  * parts; the squared norm, below SKIN_DQS_MIN_NORM the pivot's own dual

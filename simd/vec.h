@@ -116,7 +116,7 @@ static inline vf v_expand(const v_expander *e, const float *p)
 }
 /* The lanes of the block at vertex b that the W sorted indices at idx
  * name, as a bit mask, and in *count how many of the indices fall in the
- * block (see sparse_lanes in kernel.c). */
+ * block (see sparse_lanes in morph.h). */
 static inline uint32_t v_lanes_named(const uint32_t *idx, uint32_t b, uint32_t *count)
 {
     const vi rel = simde_mm512_sub_epi32(simde_mm512_loadu_si512(idx), simde_mm512_set1_epi32((int32_t)b));
