@@ -82,8 +82,7 @@ ALWAYS_INLINE void skin_block(const kctx *c, const inputs *in, const float *cons
     load_influences(c, in, v, st, o, &f, k, kind);
     vf m[12], nm[9];
     const int use_nm = method == SKIN_LBS ? lbs(c, &f, m, nm, k, kind, pnt)
-                                          : dqs(c, &f, m, nm, k, kind,
-                                                method != DQS_SIGNS_POSITIVE && !c->signs_positive);
+                                          : dqs(c, &f, m, nm, k, kind, SIGNS_TESTED(c, method));
     if (use_nm) /* two calls, not a pointer to either, keep m and nm in registers */
         apply(job, at, av, m, nm, out, pnt);
     else

@@ -44,6 +44,9 @@
  * instructions; the NEON DQS kernel 223 -> 140 KB). */
 enum { DQS_SIGNS_POSITIVE = SKIN_DQS + 16 };
 #define SIGNS_FUNCTIONS (W > 4)
+/* Whether `method`'s blocks test DQS's signs: a constant where the block
+ * functions decide it. */
+#define SIGNS_TESTED(c, method) (SIGNS_FUNCTIONS ? (method) != DQS_SIGNS_POSITIVE : !(c)->signs_positive)
 
 /* Input streams, so that the main path and the scratch copy look alike. */
 typedef struct inputs {

@@ -91,7 +91,7 @@ ALWAYS_INLINE void stage_slots(const kctx *c, const inputs *in, size_t v, size_t
             st->wp[i] = st->w[i];
         }
     }
-    if (!dq || k < 2 || method == DQS_SIGNS_POSITIVE || c->signs_positive) return;
+    if (!dq || k < 2 || !SIGNS_TESTED(c, method)) return;
     for (size_t o = 0; o < n; o += W) {
         vi j[SKIN_MAX_INFLUENCES];
         vf w[SKIN_MAX_INFLUENCES];

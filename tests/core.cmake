@@ -89,8 +89,7 @@ endif()
 # The code's size, kept by a budget: the text of the kernel objects and
 # of the whole library, as GCC builds them for Release (other compilers,
 # sanitizers and the portable kernels' SIMDe emulation give other sizes).
-# Today's sizes, with a few percent to spare: NEON LBS + DQS 242 KB, the
-# aarch64 library 275 KB; the six x86 kernels 2.68 MB, the library 2.72 MB.
+# The budgets leave a few percent above the sizes docs/performance.md gives.
 get_property(_skin_kernels GLOBAL PROPERTY SKIN_KERNEL_TARGETS)
 string(REGEX REPLACE "nm$" "size" _skin_size "${CMAKE_NM}") # the target's binutils
 if(_skin_kernels AND CMAKE_C_COMPILER_ID STREQUAL "GNU" AND CMAKE_BUILD_TYPE STREQUAL "Release"
