@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The arithmetic floors (arith.h) on the kernels' vector layer, compiled
  * once per kernel ISA: here with the target's default flags on 4 lanes
- * (SSE2 on x86-64, NEON on aarch64) as arith_run_base, and on x86 by
+ * (SSE2 on x86-64, NEON on aarch64 and armv7) as arith_run_base, and on x86 by
  * arith_avx2.c and arith_avx512.c with the kernels' flags. */
 #include "arith.h"
 
@@ -158,7 +158,7 @@ void arith_run_avx512(const arith_job *, size_t, size_t);
 arith_fn arith_for(skin_isa isa, int *lanes)
 {
     switch (isa) {
-#if defined(__aarch64__)
+#if defined(__aarch64__) || defined(__ARM_NEON)
     case SKIN_ISA_NEON: *lanes = 4; return arith_run_base;
 #elif defined(BASELINE_HAVE_X86)
     case SKIN_ISA_SSE2: *lanes = 4; return arith_run_base;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The per-vertex baseline loop (see baseline.h), compiled once per ISA:
  * baseline_run_base with the target's default flags (SSE2 on x86-64, NEON
- * on aarch64), and on x86 baseline_run_avx2 / baseline_run_avx512 from
+ * on aarch64; on armv7 the kernels' NEON flags), and on x86 baseline_run_avx2 / baseline_run_avx512 from
  * baseline_avx2.c / baseline_avx512.c with the kernels' flags.  Every tier
  * runs the same loop, one vertex at a time in 4-wide vectors, as engines do:
  * blend the columns of the vertex's matrices, then transform p, n and t.

@@ -183,7 +183,7 @@ static const char *floor_isa(void)
 #if defined(FLOOR_HAVE_WIDE)
     if (__builtin_cpu_supports("avx2")) return "avx2";
     return "sse2";
-#elif defined(__aarch64__)
+#elif defined(__aarch64__) || defined(__ARM_NEON)
     return "neon";
 #else
     return "generic";
@@ -1396,7 +1396,7 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--joints") && v) B.joints = (uint32_t)whole_number(v, 1, 256), ++i;
         else if (!strcmp(a, "--isa") && v) {
             B.only = (skin_isa)-1;
-            for (int s = SKIN_ISA_SCALAR; s <= SKIN_ISA_NEON; ++s)
+            for (int s = SKIN_ISA_SCALAR; s <= SKIN_ISA_SIMD128; ++s)
                 if (!strcmp(v, skin_isa_name((skin_isa)s))) B.only = (skin_isa)s;
             if ((int)B.only < 0 || !skin_isa_supported(B.only)) {
                 fprintf(stderr, "skin-bench: ISA '%s' is not supported here\n", v);
@@ -1431,7 +1431,7 @@ int main(int argc, char **argv)
         return 2;
     }
     B.best = SKIN_ISA_SCALAR;
-    for (int s = SKIN_ISA_SCALAR; s <= SKIN_ISA_NEON; ++s) {
+    for (int s = SKIN_ISA_SCALAR; s <= SKIN_ISA_SIMD128; ++s) {
         if (!skin_isa_supported((skin_isa)s) || (B.only && (int)B.only != s)) continue;
         B.isas[B.isa_count++] = (skin_isa)s;
         B.best = (skin_isa)s;

@@ -237,7 +237,7 @@ int main(void)
 {
     check_coherent_shape();
     int builds = 0;
-    for (int s = SKIN_ISA_SSE2; s <= SKIN_ISA_NEON; ++s) {
+    for (int s = SKIN_ISA_SSE2; s <= SKIN_ISA_SIMD128; ++s) {
         baseline_fn fn = baseline_for((skin_isa)s);
         if (!fn || !skin_isa_supported((skin_isa)s)) continue;
         ++builds;
@@ -254,7 +254,7 @@ int main(void)
 #endif
         check_error_report(skin_isa_name((skin_isa)s));
     }
-    for (int s = SKIN_ISA_SSE2; s <= SKIN_ISA_NEON; ++s) {
+    for (int s = SKIN_ISA_SSE2; s <= SKIN_ISA_SIMD128; ++s) {
         int lanes;
         arith_fn fn = arith_for((skin_isa)s, &lanes);
         if (fn && skin_isa_supported((skin_isa)s))

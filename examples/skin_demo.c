@@ -147,7 +147,7 @@ static int parse(int argc, char **argv, options *o)
             o->twist_deg = (float)x;
         } else if (!strcmp(a, "--isa")) {
             int isa = -1;
-            for (int k = SKIN_ISA_SCALAR; k <= SKIN_ISA_NEON; ++k)
+            for (int k = SKIN_ISA_SCALAR; k <= SKIN_ISA_SIMD128; ++k)
                 if (!strcmp(v, skin_isa_name((skin_isa)k))) isa = k;
             if (!strcmp(v, "auto")) isa = SKIN_ISA_AUTO;
             if (isa < 0) return usage("unknown --isa (auto|scalar|sse2|avx2|avx512|neon)");

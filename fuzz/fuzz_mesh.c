@@ -520,7 +520,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const int split_exact = lists_ok;
 
     const skin_isa isas[] = {SKIN_ISA_SCALAR, SKIN_ISA_SSE2, SKIN_ISA_AVX2, SKIN_ISA_AVX512,
-                             SKIN_ISA_NEON};
+                             SKIN_ISA_NEON,
+                             SKIN_ISA_SIMD128};
     int have_status = 0;
     skin_status st_range = SKIN_OK, st_whole = SKIN_OK;
     for (size_t k = 0; k < sizeof isas / sizeof isas[0]; ++k) {

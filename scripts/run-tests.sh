@@ -130,6 +130,12 @@ config aarch64-ubsan "-L kernels|morph" -DCMAKE_BUILD_TYPE=Release -DSKIN_SANITI
   -DCMAKE_TOOLCHAIN_FILE="$root/cmake/aarch64-linux-gnu.cmake" -DSKIN_VULKAN=OFF -DSKIN_ASSETS=OFF \
   -DSKIN_BUILD_EXAMPLES=OFF "${lean[@]}"
 
+# 6c. armv7 (32-bit ARM, NEON) cross build: the NEON kernels against the
+#    reference, the golden vertices and the morphs, under qemu-arm.
+config armv7 "-R ^(kernels_neon|morph_neon|core.test_golden|core.size)$" -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_TOOLCHAIN_FILE="$root/cmake/arm-linux-gnueabihf.cmake" -DSKIN_VULKAN=OFF -DSKIN_ASSETS=OFF \
+  -DSKIN_BUILD_EXAMPLES=OFF -DSKIN_WERROR=ON "${lean[@]}"
+
 echo
 if [ ${#failures[@]} -gt 0 ]; then printf '%s\n' "${failures[@]}"; echo; fi
 printf '  %s\n' "${report[@]}"

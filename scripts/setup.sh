@@ -20,6 +20,7 @@ tests=(
   spirv-tools                                # spirv-val checks the compiled shaders
   mesa-vulkan-drivers vulkan-validationlayers  # lavapipe + validation for the Vulkan tests
   qemu-user gcc-aarch64-linux-gnu g++-aarch64-linux-gnu libc6-dev-arm64-cross  # aarch64 cross build, run under qemu
+  gcc-arm-linux-gnueabihf g++-arm-linux-gnueabihf libc6-dev-armhf-cross        # armv7 cross build, run under qemu
   libpng-dev                                 # skin-demo writes its picture as PNG
   clang llvm-19                              # scripts/kernel-cost.sh: clang-14 and llvm-mca-19
   libclang-rt-14-dev                         # libFuzzer and clang's sanitizer runtimes (SKIN_FUZZ)

@@ -29,6 +29,16 @@ ALWAYS_INLINE void apply(const skin_job *job, const float *const *a, size_t v, c
     }
 }
 
+/* The smallest squared length normalize3 takes as it is: float's smallest
+ * normal.  armv7's NEON flushes results below it to zero, the squares of
+ * small components included; from 2^-100 up, what those lose is below
+ * 2^-26 of the squared length. */
+#if defined(SIMDE_ARM_NEON_A32V7_NATIVE) && !defined(SIMDE_ARM_NEON_A64V8_NATIVE)
+#define LEN2_MIN 0x1p-100f
+#else
+#define LEN2_MIN 0x1p-126f
+#endif
+
 /* normalize3's block with a squared length out of float's normal range:
  * those lanes divided by their largest component first (a zero vector
  * kept), the others as normalize3 does.  Out of line and cold: the rescue
@@ -38,7 +48,7 @@ static __attribute__((noinline, cold)) void normalize3_rescaled(vf *x, vf *y, vf
                                                                const vf *inv)
 {
     const vf one = v_set1(1.0f);
-    const vm small = v_lt(*len2, v_set1(0x1p-126f)); /* zero, or below normal */
+    const vm small = v_lt(*len2, v_set1(LEN2_MIN)); /* zero, or below normal */
     const vm lanes = v_lt(v_set1(0x1.fffffep127f), v_select(small, v_set1(INFINITY), *len2)); /* or infinite */
     const vf big = v_max(v_max(v_max(*x, v_sub(v_zero(), *x)), v_max(*y, v_sub(v_zero(), *y))),
                          v_max(*z, v_sub(v_zero(), *z)));
@@ -62,7 +72,7 @@ ALWAYS_INLINE void normalize3(vf *x, vf *y, vf *z)
     const vf inv = v_div(v_set1(1.0f), v_sqrt(len2));
     /* One compare for both ends: below normal, len2 is below FLT_MIN; an
      * infinite len2 makes inv 0 (a NaN lane is NaN either way). */
-    if (__builtin_expect(v_any(v_lt(v_min(len2, inv), v_set1(0x1p-126f))), 0)) {
+    if (__builtin_expect(v_any(v_lt(v_min(len2, inv), v_set1(LEN2_MIN))), 0)) {
         normalize3_rescaled(x, y, z, &len2, &inv);
         return;
     }

@@ -418,8 +418,27 @@ static inline vf v_fnmadd(vf a, vf b, vf c) { return simde_mm_fnmadd_ps(a, b, c)
 static inline vf v_fmadd(vf a, vf b, vf c) { return simde_mm_add_ps(simde_mm_mul_ps(a, b), c); }
 static inline vf v_fnmadd(vf a, vf b, vf c) { return simde_mm_sub_ps(c, simde_mm_mul_ps(a, b)); }
 #endif
+#if defined(SIMDE_ARM_NEON_A32V7_NATIVE) && !defined(SIMDE_ARM_NEON_A64V8_NATIVE)
+/* armv7's NEON has no divide or square root, and SIMDe's estimates err by
+ * 1e-5 and give 0 / 0 for 0 / sqrt(0): VFP's, exact, one lane at a time. */
+static inline vf v_div(vf a, vf b)
+{
+    float x[4], y[4];
+    simde_mm_storeu_ps(x, a), simde_mm_storeu_ps(y, b);
+    for (int l = 0; l < 4; ++l) x[l] /= y[l];
+    return simde_mm_loadu_ps(x);
+}
+static inline vf v_sqrt(vf a)
+{
+    float x[4];
+    simde_mm_storeu_ps(x, a);
+    for (int l = 0; l < 4; ++l) x[l] = __builtin_sqrtf(x[l]);
+    return simde_mm_loadu_ps(x);
+}
+#else
 static inline vf v_div(vf a, vf b) { return simde_mm_div_ps(a, b); }
 static inline vf v_sqrt(vf a) { return simde_mm_sqrt_ps(a); }
+#endif
 static inline vf v_min(vf a, vf b) { return simde_mm_min_ps(a, b); }
 static inline vf v_max(vf a, vf b) { return simde_mm_max_ps(a, b); }
 static inline vm v_lt(vf a, vf b) { return simde_mm_cmplt_ps(a, b); }

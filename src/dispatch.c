@@ -6,8 +6,15 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(SKIN_HAVE_NEON_KERNELS) && defined(__arm__)
+#include <sys/auxv.h>
+#ifndef HWCAP_ARM_NEON /* glibc's names; the kernel's asm/hwcap.h says HWCAP_NEON, HWCAP_VFPv4 */
+#define HWCAP_ARM_NEON (1ul << 12)
+#define HWCAP_ARM_VFPv4 (1ul << 16)
+#endif
+#endif
 
-static const char *const isa_names[] = {"auto", "scalar", "sse2", "avx2", "avx512", "neon"};
+static const char *const isa_names[] = {"auto", "scalar", "sse2", "avx2", "avx512", "neon", "simd128"};
 #define ISA_COUNT ((int)(sizeof isa_names / sizeof isa_names[0]))
 
 const char *skin_isa_name(skin_isa isa)
@@ -28,6 +35,9 @@ static skin_kernel_fn kernel_for(skin_isa isa, skin_method method)
 #endif
 #if defined(SKIN_HAVE_NEON_KERNELS)
     case SKIN_ISA_NEON: return dqs ? skin_kernel_neon_dqs : skin_kernel_neon_lbs;
+#endif
+#if defined(SKIN_HAVE_SIMD128_KERNELS)
+    case SKIN_ISA_SIMD128: return dqs ? skin_kernel_simd128_dqs : skin_kernel_simd128_lbs;
 #endif
     default: return NULL;
     }
@@ -50,8 +60,17 @@ static int cpu_has(skin_isa isa)
         return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
                __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq");
 #endif
-#if defined(SKIN_HAVE_NEON_KERNELS)
+#if defined(SKIN_HAVE_NEON_KERNELS) && defined(__aarch64__)
     case SKIN_ISA_NEON: return 1; /* Advanced SIMD is mandatory on aarch64 */
+#elif defined(SKIN_HAVE_NEON_KERNELS)
+    /* armv7-a: the kernels use NEON and VFPv4's fused multiply-add */
+    case SKIN_ISA_NEON: {
+        const unsigned long need = HWCAP_ARM_NEON | HWCAP_ARM_VFPv4;
+        return (getauxval(AT_HWCAP) & need) == need;
+    }
+#endif
+#if defined(SKIN_HAVE_SIMD128_KERNELS)
+    case SKIN_ISA_SIMD128: return 1; /* a module with SIMD128 code runs only where SIMD128 does */
 #endif
     default: return 0;
     }

@@ -53,6 +53,10 @@ void skin_kernel_avx512_dqs(const skin_job *job);
 void skin_kernel_neon_lbs(const skin_job *job);
 void skin_kernel_neon_dqs(const skin_job *job);
 #endif
+#if defined(SKIN_HAVE_SIMD128_KERNELS)
+void skin_kernel_simd128_lbs(const skin_job *job);
+void skin_kernel_simd128_dqs(const skin_job *job);
+#endif
 
 /* The kernel for the current ISA and a method (dispatch.c). */
 skin_kernel_fn skin_current_kernel(skin_method method);

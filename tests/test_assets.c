@@ -731,7 +731,7 @@ static void check_morph_two_pass(const skin_asset *a, const struct aiScene *scen
             double extent = 1e-6;
             for (size_t v = 0; v < 3 * n; ++v) extent = fmax(extent, fabs(ref[0][v]));
             const double *cref[3] = {ref[0], ref[1], ref[2]};
-            for (int isa = SKIN_ISA_SCALAR; isa <= SKIN_ISA_NEON; ++isa) {
+            for (int isa = SKIN_ISA_SCALAR; isa <= SKIN_ISA_SIMD128; ++isa) {
                 if (!skin_isa_supported((skin_isa)isa)) continue;
                 CHECK_STATUS(skin_set_isa((skin_isa)isa), SKIN_OK);
                 for (int method = SKIN_LBS; method <= SKIN_DQS; ++method) {

@@ -317,11 +317,11 @@ static void empty_ranges(void)
 
 static void isa_and_strings(void)
 {
-    static const char *const names[] = {"scalar", "sse2", "avx2", "avx512", "neon"};
+    static const char *const names[] = {"scalar", "sse2", "avx2", "avx512", "neon", "simd128"};
     const skin_isa current = skin_get_isa();
     CHECK(skin_isa_supported(current));
     CHECK(skin_isa_supported(SKIN_ISA_SCALAR));
-    for (int isa = SKIN_ISA_SCALAR; isa <= SKIN_ISA_NEON; ++isa) {
+    for (int isa = SKIN_ISA_SCALAR; isa <= SKIN_ISA_SIMD128; ++isa) {
         const char *n = skin_isa_name((skin_isa)isa);
         CHECK(n != NULL && strcmp(n, names[isa - 1]) == 0);
         if (!skin_isa_supported((skin_isa)isa)) {
@@ -335,13 +335,16 @@ static void isa_and_strings(void)
 #elif defined(__aarch64__)
     CHECK_STATUS(skin_set_isa(SKIN_ISA_SSE2), SKIN_ERROR_UNSUPPORTED);
 #endif
-    CHECK_STATUS(skin_set_isa((skin_isa)6), SKIN_ERROR_UNSUPPORTED);
+#if !defined(__wasm__)
+    CHECK_STATUS(skin_set_isa(SKIN_ISA_SIMD128), SKIN_ERROR_UNSUPPORTED);
+#endif
+    CHECK_STATUS(skin_set_isa((skin_isa)7), SKIN_ERROR_UNSUPPORTED);
     CHECK_STATUS(skin_set_isa((skin_isa)-1), SKIN_ERROR_UNSUPPORTED);
     CHECK_STATUS(skin_set_isa((skin_isa)INT_MAX), SKIN_ERROR_UNSUPPORTED);
     CHECK(skin_get_isa() == current);
-    static const int odd[] = {-1000, -1, 0, 6, 7, 100, INT_MAX, INT_MIN};
+    static const int odd[] = {-1000, -1, 0, 7, 8, 100, INT_MAX, INT_MIN};
     for (size_t i = 0; i < sizeof odd / sizeof odd[0]; ++i) CHECK(skin_isa_name((skin_isa)odd[i]) != NULL);
-    CHECK(strcmp(skin_isa_name((skin_isa)6), "unknown") == 0);
+    CHECK(strcmp(skin_isa_name((skin_isa)7), "unknown") == 0);
     CHECK(strcmp(skin_isa_name((skin_isa)-1), "unknown") == 0);
 
     /* Every documented status has its own non-NULL string; any other value
@@ -373,7 +376,7 @@ static void isa_from_environment(void)
     if (!env) return;
     int named = 0;
     skin_isa best = SKIN_ISA_SCALAR;
-    for (int isa = SKIN_ISA_SCALAR; isa <= SKIN_ISA_NEON; ++isa) {
+    for (int isa = SKIN_ISA_SCALAR; isa <= SKIN_ISA_SIMD128; ++isa) {
         if (!skin_isa_supported((skin_isa)isa)) continue;
         best = (skin_isa)isa;
         named |= strcmp(env, skin_isa_name((skin_isa)isa)) == 0;

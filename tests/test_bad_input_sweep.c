@@ -611,7 +611,8 @@ int main(void)
 {
     setup();
     static const skin_isa isas[] = {SKIN_ISA_SCALAR, SKIN_ISA_SSE2, SKIN_ISA_AVX2, SKIN_ISA_AVX512,
-                                    SKIN_ISA_NEON};
+                                    SKIN_ISA_NEON,
+                                    SKIN_ISA_SIMD128};
     for (size_t k = 0; k < sizeof isas / sizeof isas[0]; ++k) {
         if (!skin_isa_supported(isas[k])) continue;
         CHECK_STATUS(skin_set_isa(isas[k]), SKIN_OK);

@@ -468,7 +468,7 @@ static void golden_pivot(void)
     const skin_mesh_desc mesh = {V, px, zero, zero, zero, ny, zero, px, zero, zero, tw, 3,
                                  SKIN_JOINT_U8, SKIN_WEIGHT_F32, {j0, j1, j2}, {w0, w1, w2}, 0, NULL};
     const skin_palette pal = {3, NULL, NULL, dq, NULL, NULL};
-    for (int isa = SKIN_ISA_SCALAR; isa <= SKIN_ISA_NEON; ++isa) {
+    for (int isa = SKIN_ISA_SCALAR; isa <= SKIN_ISA_SIMD128; ++isa) {
         if (!skin_isa_supported((skin_isa)isa)) continue;
         CHECK_STATUS(skin_set_isa((skin_isa)isa), SKIN_OK);
         float vtx[V][10];
@@ -506,7 +506,7 @@ static void golden_packed(void)
     const uint32_t n1010102 = 256u | 0x380u << 10 | 0x1ffu << 20;
     const uint32_t t1010102 = 0x201u | 1u << 10 | 0x17fu << 20 | 3u << 30;
     const int16_t n16[4] = {16384, -8192, 32767, 0}, t16[4] = {-32767, 33, 24575, -32767};
-    for (int isa = SKIN_ISA_SCALAR; isa <= SKIN_ISA_NEON; ++isa) {
+    for (int isa = SKIN_ISA_SCALAR; isa <= SKIN_ISA_SIMD128; ++isa) {
         if (!skin_isa_supported((skin_isa)isa)) continue;
         CHECK_STATUS(skin_set_isa((skin_isa)isa), SKIN_OK);
         unsigned char v[3][28];
@@ -571,7 +571,7 @@ static void golden_tangent_w_bits(void)
     const skin_palette pal = {GOLDEN_JOINTS, golden_matrices, NULL, golden_dual_quats, NULL, NULL};
     const skin_output out = {.position = vtx[0], .position_stride = 40, .normal = vtx[0] + 3,
                              .normal_stride = 40, .tangent = vtx[0] + 6, .tangent_stride = 40};
-    for (int isa = SKIN_ISA_SCALAR; isa <= SKIN_ISA_NEON; ++isa) {
+    for (int isa = SKIN_ISA_SCALAR; isa <= SKIN_ISA_SIMD128; ++isa) {
         if (!skin_isa_supported((skin_isa)isa)) continue;
         CHECK_STATUS(skin_set_isa((skin_isa)isa), SKIN_OK);
         for (int method = SKIN_LBS; method <= SKIN_DQS; ++method) {
@@ -621,7 +621,7 @@ static void golden_packed_clamps(void)
     const skin_mesh_desc mesh = {V, zero, zero, zero, n[0], n[1], n[2], t[0], t[1], t[2], t[3], 1,
                                  SKIN_JOINT_U8, SKIN_WEIGHT_F32, {j}, {one}, 0, NULL};
     const skin_palette pal = {GOLDEN_JOINTS, golden_matrices, NULL, golden_dual_quats, NULL, NULL};
-    for (int isa = SKIN_ISA_SCALAR; isa <= SKIN_ISA_NEON; ++isa) {
+    for (int isa = SKIN_ISA_SCALAR; isa <= SKIN_ISA_SIMD128; ++isa) {
         if (!skin_isa_supported((skin_isa)isa)) continue;
         CHECK_STATUS(skin_set_isa((skin_isa)isa), SKIN_OK);
         for (int method = SKIN_LBS; method <= SKIN_DQS; ++method)

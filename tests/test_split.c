@@ -248,7 +248,7 @@ static void signed_zero_bounds(void)
                                  .joints = {j}, .weights = {w}};
     const skin_isa before = skin_get_isa();
     static const int threads[] = {1, 2, 3, 7};
-    for (int isa = SKIN_ISA_SCALAR; isa <= SKIN_ISA_NEON; ++isa) {
+    for (int isa = SKIN_ISA_SCALAR; isa <= SKIN_ISA_SIMD128; ++isa) {
         if (!skin_isa_supported((skin_isa)isa)) continue;
         CHECK_STATUS(skin_set_isa((skin_isa)isa), SKIN_OK);
         for (int method = SKIN_LBS; method <= SKIN_DQS; ++method) {

@@ -96,7 +96,7 @@ int main(void)
                            {.layout = SKIN_LAYOUT_SOA, .flags = SKIN_OUTPUT_NORMALIZE, .bounds = bounds}};
     for (int e = 0; e < 10; ++e) outs[1].soa[e] = out + (size_t)e * N;
     size_t deepest = 0;
-    for (int isa = SKIN_ISA_SCALAR; isa <= SKIN_ISA_NEON; ++isa) {
+    for (int isa = SKIN_ISA_SCALAR; isa <= SKIN_ISA_SIMD128; ++isa) {
         if (!skin_isa_supported((skin_isa)isa)) continue;
         CHECK_STATUS(skin_set_isa((skin_isa)isa), SKIN_OK);
         for (int m = 0; m < 2; ++m)

@@ -563,13 +563,14 @@ typedef enum skin_isa {
     SKIN_ISA_SSE2 = 2,
     SKIN_ISA_AVX2 = 3,  /**< AVX2 + FMA */
     SKIN_ISA_AVX512 = 4,/**< AVX-512 F/VL/BW/DQ */
-    SKIN_ISA_NEON = 5
+    SKIN_ISA_NEON = 5,  /**< Advanced SIMD: aarch64, and armv7-a with NEON and VFPv4 */
+    SKIN_ISA_SIMD128 = 6/**< WebAssembly SIMD128 */
 } skin_isa;
 
 /**
  * The kernel set in use.  The first skinning call (or ISA query) picks it
  * once, thread-safely: the environment variable SKIN_ISA
- * (scalar|sse2|avx2|avx512|neon) if set and supported, else the best one.
+ * (scalar|sse2|avx2|avx512|neon|simd128) if set and supported, else the best one.
  */
 SKIN_API skin_isa skin_get_isa(void);
 /** Lower-case name of an ISA ("scalar", "avx512", ...); "unknown" otherwise. */

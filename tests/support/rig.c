@@ -11,7 +11,7 @@ int rig_isa_under_test(skin_isa *isa)
     const char *want = getenv("SKIN_ISA");
     *isa = skin_get_isa();
     if (!want || strcmp(want, skin_isa_name(*isa)) == 0) return 0;
-    for (int i = SKIN_ISA_SCALAR; i <= SKIN_ISA_NEON; ++i) {
+    for (int i = SKIN_ISA_SCALAR; i <= SKIN_ISA_SIMD128; ++i) {
         if (strcmp(want, skin_isa_name((skin_isa)i)) == 0 && !skin_isa_supported((skin_isa)i)) {
             printf("skipped: this CPU or build cannot run ISA %s\n", want);
             return 77;
