@@ -52,6 +52,7 @@ const char *skin_asset_status_string(skin_asset_status s)
     case SKIN_ASSET_ERROR_TOO_MANY_JOINTS: return "a mesh has too many joints";
     case SKIN_ASSET_ERROR_OUT_OF_MEMORY: return "out of memory";
     case SKIN_ASSET_ERROR_INVALID_ARGUMENT: return "an index or option is out of range";
+    case SKIN_ASSET_ERROR_DEFECT: return "the file has a defect (ambiguous node names or bad weight sums)";
     }
     return "unknown status";
 }
@@ -76,6 +77,14 @@ static int32_t find_node(const asset_store *s, uint32_t count, const char *name)
     for (uint32_t i = 0; i < count; ++i)
         if (strcmp(s->nodes[i]->mName.data, name) == 0) return (int32_t)i;
     return -1;
+}
+
+/* Whether a node after the first one called name (at `first`) has it too. */
+static int name_shared(const asset_store *s, uint32_t count, int32_t first, const char *name)
+{
+    for (uint32_t i = first < 0 ? count : (uint32_t)first + 1; i < count; ++i)
+        if (strcmp(s->nodes[i]->mName.data, name) == 0) return 1;
+    return 0;
 }
 
 static void to_3x4(const struct aiMatrix4x4 *m, float out[12])
@@ -173,6 +182,7 @@ static skin_asset_status load_influences(const struct aiMesh *m, skin_asset_mesh
             ++rep->unweighted_vertices;
             vj[0] = 0, vw[0] = 1.0f, len = 1;
         } else {
+            if (!(sum[v] >= 0.5 && sum[v] <= 2.0)) ++rep->weight_sum_defects;
             if (sum[v] < rep->min_weight_sum) rep->min_weight_sum = (float)sum[v];
             if (sum[v] > rep->max_weight_sum) rep->max_weight_sum = (float)sum[v];
             if (count[v] > SKIN_MAX_INFLUENCES) ++rep->truncated_vertices;
@@ -381,6 +391,7 @@ static skin_asset_status load_mesh(asset_store *s, uint32_t node_count, const st
     for (unsigned b = 0; b < m->mNumBones; ++b) {
         bone_nodes[b] = find_node(s, node_count, m->mBones[b]->mName.data);
         if (bone_nodes[b] < 0) ++rep->nodeless_bones;
+        rep->ambiguous_names += (uint32_t)name_shared(s, node_count, bone_nodes[b], m->mBones[b]->mName.data);
         to_3x4(&m->mBones[b]->mOffsetMatrix, ibm + 12 * b);
     }
     /* Offset space: which convention puts the bones nearer the identity at rest? */
@@ -498,10 +509,21 @@ static skin_asset_status asset_from_scene(const struct aiScene *scene, int owns,
         double tps = an->mTicksPerSecond > 0 ? an->mTicksPerSecond : 25.0;
         s->anim_names[i] = an->mName.data;
         s->anim_durations[i] = an->mDuration / tps;
+        for (unsigned k = 0; k < an->mNumChannels; ++k) {
+            const char *name = an->mChannels[k]->mNodeName.data;
+            a->report.ambiguous_names += (uint32_t)name_shared(s, nc, find_node(s, nc, name), name);
+        }
     }
     a->animation_count = scene->mNumAnimations;
     a->animation_names = s->anim_names;
     a->animation_durations = s->anim_durations;
+    if (!st && !opt.accept_defects && (a->report.ambiguous_names || a->report.weight_sum_defects)) {
+        snprintf(last_error, sizeof last_error,
+                 "%s: %u bone or channel names shared by several nodes, %zu vertices with weight sums outside "
+                 "[0.5, 2] (skin_asset_options.accept_defects loads it anyway)",
+                 path, a->report.ambiguous_names, a->report.weight_sum_defects);
+        st = SKIN_ASSET_ERROR_DEFECT;
+    }
     if (st) {
         skin_asset_free(a);
         return st;
@@ -603,7 +625,7 @@ skin_asset_status skin_asset_load(const char *path, const skin_asset_options *op
     last_error[0] = 0;
     if (out) *out = NULL;
     if (!path || !out) return SKIN_ASSET_ERROR_NULL_ARGUMENT;
-    skin_asset_options opt = {SKIN_ASSET_OFFSET_AUTO, 0};
+    skin_asset_options opt = {SKIN_ASSET_OFFSET_AUTO, 0, 0};
     if (options) opt = *options;
     if ((unsigned)opt.offset_space > SKIN_ASSET_OFFSET_MESH_NODE || opt.max_joints > SKIN_MAX_JOINTS)
         return SKIN_ASSET_ERROR_INVALID_ARGUMENT;

@@ -7,7 +7,8 @@
  * keys on opposite hemispheres (sampled along the shortest arc), an
  * animation without a tick rate (25 a second), a morph target of another
  * vertex count (no deltas) and morph weight keys past float's range or
- * infinite (clamped to FLT_MAX, counted as 0). */
+ * infinite (clamped to FLT_MAX, counted as 0), a raw weight sum of 45 and
+ * a bone named like two nodes (defects: refused unless accepted). */
 #include "../assets/skin_assets.c"
 
 #include "check.h"
@@ -109,10 +110,29 @@ int main(void)
     scene.mNumMeshes = 1, scene.mMeshes = meshes;
     scene.mNumAnimations = 2, scene.mAnimations = anims;
 
-    skin_asset *a = NULL;
-    const skin_asset_options opt = {SKIN_ASSET_OFFSET_AUTO, 65536}; /* (skin_asset_load turns 0 into 65536) */
+    /* Vertex 0's raw weights sum to 45: a defect, which fails the load
+     * unless the options accept it. */
+    skin_asset *a = (skin_asset *)&scene;
+    skin_asset_options opt = {SKIN_ASSET_OFFSET_AUTO, 65536, 0}; /* (skin_asset_load turns 0 into 65536) */
+    CHECK_INT(asset_from_scene(&scene, 0, "built", opt, &a), SKIN_ASSET_ERROR_DEFECT);
+    CHECK(a == NULL);
+    CHECK(strstr(skin_asset_error(), "1 vertices with weight sums outside [0.5, 2]") != NULL);
+    /* The mesh's node named like bone b1: the bone's name is ambiguous
+     * (bound to the first such node in parent-first order, the holder). */
+    set_name(&holder.mName, "b1");
+    opt.accept_defects = 1;
+    CHECK_INT(asset_from_scene(&scene, 0, "built", opt, &a), SKIN_ASSET_OK);
+    if (a) {
+        CHECK_INT(a->report.ambiguous_names, 1);
+        CHECK_INT(a->report.weight_sum_defects, 1);
+        CHECK_INT(a->meshes[0].bone_nodes[1], 1);
+        skin_asset_free(a);
+    }
+    set_name(&holder.mName, "holder");
     CHECK_INT(asset_from_scene(&scene, 0, "built", opt, &a), SKIN_ASSET_OK);
     if (!a) return check_finish("test_assets_scene");
+    CHECK_INT(a->report.ambiguous_names, 0);
+    CHECK_INT(a->report.weight_sum_defects, 1);
 
     /* 9 influences: the 8 largest kept, largest first, renormalised */
     CHECK_INT(a->report.truncated_vertices, 1);

@@ -55,7 +55,10 @@ typedef enum skin_asset_status {
     SKIN_ASSET_ERROR_UNKNOWN_ANIMATION = -4, /**< no animation of that name or index */
     SKIN_ASSET_ERROR_TOO_MANY_JOINTS = -5,/**< a mesh has more bones than the limit */
     SKIN_ASSET_ERROR_OUT_OF_MEMORY = -6,
-    SKIN_ASSET_ERROR_INVALID_ARGUMENT = -7/**< an index or option out of range */
+    SKIN_ASSET_ERROR_INVALID_ARGUMENT = -7,/**< an index or option out of range */
+    SKIN_ASSET_ERROR_DEFECT = -8          /**< the file has a defect the options do not accept (see
+                                               skin_asset_options.accept_defects; skin_asset_error
+                                               names it) */
 } skin_asset_status;
 
 /** A constant English string for a status (never NULL). */
@@ -76,6 +79,20 @@ typedef enum skin_asset_offset_space {
 typedef struct skin_asset_options {
     skin_asset_offset_space offset_space; /**< SKIN_ASSET_OFFSET_AUTO by default */
     uint32_t max_joints; /**< bones a mesh may have; 0: 65536 (u16 joints) */
+    /** 0 (default): a file with either defect below fails with
+     *  SKIN_ASSET_ERROR_DEFECT; 1: it loads, and the report counts them.
+     *  - A bone or animation channel whose name several nodes share
+     *    (skin_asset_report.ambiguous_names): assimp binds by name, so the
+     *    loader could only guess (it takes the first such node in
+     *    parent-first order).  Formats that identify nodes otherwise
+     *    (glTF: by index) lose that identity in assimp.
+     *  - A weighted vertex whose raw weights sum outside [0.5, 2]
+     *    (skin_asset_report.weight_sum_defects), which renormalising would
+     *    hide: weights the importer misread (assimp 5.2 reads glTF's
+     *    normalised byte or short WEIGHTS_0 as float bits: sums near 1e-40)
+     *    or a broken export.  Sums within it are renormalised, as
+     *    renormalised_vertices counts. */
+    int accept_defects;
 } skin_asset_options;
 
 /** What loading changed or could not represent, summed over meshes. */
@@ -88,6 +105,8 @@ typedef struct skin_asset_report {
     uint32_t nodeless_bones;    /**< bones without a node: identity joints */
     uint32_t max_influences;    /**< most influences a vertex had before truncation */
     /* (the counts above cover skinned meshes: a mesh without bones adds nothing) */
+    uint32_t ambiguous_names;   /**< bones and animation channels named like two or more nodes */
+    size_t weight_sum_defects;  /**< weighted vertices whose raw weight sum is outside [0.5, 2] */
     size_t unjoined_vertices;   /**< vertices (of any mesh) that assimp's join of identical vertices,
                                      which compares a vertex's own attributes only, would have made of
                                      vertices whose weights (those > 0) or morph targets differ; when
@@ -164,7 +183,7 @@ typedef struct skin_asset {
  *  asset to free with skin_asset_free; on error *out is NULL and
  *  skin_asset_error() may give assimp's message.  Errors: NULL_ARGUMENT,
  *  INVALID_ARGUMENT (options out of range), FILE, NO_SKINNED_MESH,
- *  TOO_MANY_JOINTS, OUT_OF_MEMORY. */
+ *  TOO_MANY_JOINTS, DEFECT, OUT_OF_MEMORY. */
 SKIN_ASSETS_API skin_asset_status skin_asset_load(const char *path, const skin_asset_options *options, skin_asset **out);
 
 /** The loader's message for this thread's latest skin_asset_load call: ""
