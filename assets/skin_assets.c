@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 typedef struct asset_store {
     const struct aiScene *scene;
@@ -620,6 +621,13 @@ static skin_asset_status join_vertices(const struct aiScene **scene, size_t *unj
     return *scene ? SKIN_ASSET_OK : SKIN_ASSET_ERROR_FILE;
 }
 
+/* Whether path names a glTF file (.gltf or .glb, any case). */
+static int is_gltf(const char *path)
+{
+    const char *dot = strrchr(path, '.');
+    return dot && (strcasecmp(dot, ".gltf") == 0 || strcasecmp(dot, ".glb") == 0);
+}
+
 skin_asset_status skin_asset_load(const char *path, const skin_asset_options *options, skin_asset **out)
 {
     last_error[0] = 0;
@@ -630,6 +638,11 @@ skin_asset_status skin_asset_load(const char *path, const skin_asset_options *op
     if ((unsigned)opt.offset_space > SKIN_ASSET_OFFSET_MESH_NODE || opt.max_joints > SKIN_MAX_JOINTS)
         return SKIN_ASSET_ERROR_INVALID_ARGUMENT;
     if (opt.max_joints == 0) opt.max_joints = SKIN_MAX_JOINTS;
+    /* glTF defines its joint matrices as global(joint) x inverseBindMatrix,
+     * the skinned mesh node's transform ignored: the model space, whatever
+     * the matrices look like at rest (assimp's own exports to glTF fold the
+     * mesh node's transform into them). */
+    if (opt.offset_space == SKIN_ASSET_OFFSET_AUTO && is_gltf(path)) opt.offset_space = SKIN_ASSET_OFFSET_MODEL;
     /* The scene validated before the other steps: on some malformed files
      * they stop the process by an assertion (assimp 5.2's triangulation on
      * its own invalid/OutOfMemory.off), where validation refuses the file. */

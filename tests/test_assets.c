@@ -406,6 +406,55 @@ static void test_unweighted_vertex(void)
     check_error_report("unweighted vertex");
 }
 
+/* A glTF whose inverse bind matrix includes the skinned mesh node's
+ * transform (translation 3 along x), as assimp's exports to glTF write
+ * them: the specification's joint matrix, global(joint) x inverse bind,
+ * moves vertex 0 from the origin to (3, 0, 0); the mesh node's own
+ * transform does not count.  (Detected by the rest pose, the mesh-node
+ * convention would have put it at the origin.) */
+static void test_gltf_offset_space(void)
+{
+    static const char gltf[] =
+    "{\"asset\":{\"version\":\"2.0\"},\"scene\":0,\"scenes\":[{\"nodes\":[0,1]}],\"nodes\":[{\"mesh\":0,"
+    "\"skin\":0,\"translation\":[3,0,0]},{\"name\":\"j0\"}],\"skins\":[{\"joints\":[1],\"inverseBindMatri"
+    "ces\":4}],\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0,\"JOINTS_0\":2,\"WEIGHTS_0\":"
+    "3},\"indices\":1}]}],\"buffers\":[{\"byteLength\":168,\"uri\":\"data:application/octet-stream;base64"
+    ",AAAAAAAAAAAAAAAAAACAPwAAAAAAAAAAAAAAAAAAgD8AAAAAAAABAAIAAAAAAAAAAAAAAAAAAAAAAIA/AAAAAAAAAAAAAAAAAAC"
+    "APwAAAAAAAAAAAAAAAAAAgD8AAAAAAAAAAAAAAAAAAIA/AAAAAAAAAAAAAAAAAAAAAAAAgD8AAAAAAAAAAAAAAAAAAAAAAACAPwA"
+    "AAAAAAEBAAAAAAAAAAAAAAIA/\"}],\"bufferViews\":[{\"buffer\":0,\"byteOffset\":0,\"byteLength\":36},{\""
+    "buffer\":0,\"byteOffset\":36,\"byteLength\":6},{\"buffer\":0,\"byteOffset\":44,\"byteLength\":12},{"
+    "\"buffer\":0,\"byteOffset\":56,\"byteLength\":48},{\"buffer\":0,\"byteOffset\":104,\"byteLength\":64"
+    "}],\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":3,\"type\":\"VEC3\",\"min\":[0,"
+    "0,0],\"max\":[1,1,0]},{\"bufferView\":1,\"componentType\":5123,\"count\":3,\"type\":\"SCALAR\"},{\"b"
+    "ufferView\":2,\"componentType\":5121,\"count\":3,\"type\":\"VEC4\"},{\"bufferView\":3,\"componentTyp"
+    "e\":5126,\"count\":3,\"type\":\"VEC4\"},{\"bufferView\":4,\"componentType\":5126,\"count\":1,\"type"
+    "\":\"MAT4\"}]}";
+
+    char path[] = "/tmp/skin-test-offset-XXXXXX.gltf";
+    const int fd = mkstemps(path, 5);
+    CHECK(fd >= 0);
+    if (fd < 0) return;
+    CHECK(write(fd, gltf, sizeof gltf - 1) == (ssize_t)(sizeof gltf - 1));
+    close(fd);
+    skin_asset *a = NULL;
+    CHECK_INT(skin_asset_load(path, NULL, &a), SKIN_ASSET_OK);
+    unlink(path);
+    if (!a) return;
+    CHECK_INT(a->mesh_count, 1);
+    CHECK_INT(a->meshes[0].offset_space, SKIN_ASSET_OFFSET_MODEL);
+    float tr[3 * 4], rot[4 * 4], sc[3 * 4], model[12 * 4], pal[12];
+    CHECK(a->node_count <= 4);
+    if (a->node_count <= 4) {
+        CHECK_INT(skin_asset_rest_pose(a, tr, rot, sc), SKIN_ASSET_OK);
+        CHECK_STATUS(skin_pose_to_matrices(a->node_count, a->parents, tr, rot, sc, model), SKIN_OK);
+        CHECK_INT(skin_asset_palette(a, 0, model, pal), SKIN_ASSET_OK);
+        /* every vertex on the one joint: vertex 0, the origin, lands on the
+         * palette's translation */
+        CHECK(pal[3] == 3.0f && pal[7] == 0.0f && pal[11] == 0.0f);
+    }
+    skin_asset_free(a);
+    check_error_report("glTF offset space");
+}
 
 /* ------------------------------------------------------------ morph targets */
 
@@ -968,6 +1017,7 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) test_model(argv[1], &cases[i], isa);
     test_bad_input(argv[1]);
     test_unweighted_vertex();
+    test_gltf_offset_space();
     test_join_keeps_distinct_vertices();
     test_generated_normals(argv[1]);
     return check_finish("test_assets");

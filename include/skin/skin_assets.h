@@ -67,7 +67,8 @@ SKIN_ASSETS_API const char *skin_asset_status_string(skin_asset_status status);
 /** The space assimp put aiBone::mOffsetMatrix in. */
 typedef enum skin_asset_offset_space {
     /** Detect per mesh: the convention that puts the bones nearer the
-     *  identity in the file's rest pose wins. */
+     *  identity in the file's rest pose wins; glTF files (.gltf, .glb):
+     *  MODEL, as the specification defines the joint matrices. */
     SKIN_ASSET_OFFSET_AUTO = 0,
     /** X, glTF: skinning = global(joint) x offset. */
     SKIN_ASSET_OFFSET_MODEL = 1,
