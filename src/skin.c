@@ -38,6 +38,9 @@ const char *skin_status_string(skin_status status)
     case SKIN_ERROR_MORPH_INDEX_ORDER: return "sparse morph indices not strictly increasing";
     case SKIN_ERROR_MORPH_INDEX_RANGE: return "sparse morph index >= vertex count";
     case SKIN_ERROR_MORPH_WEIGHT: return "non-finite morph weight";
+    case SKIN_ERROR_INDEX_RANGE: return "triangle index out of range";
+    case SKIN_ERROR_INVALID_VALUE: return "parameter outside its domain";
+    case SKIN_ERROR_OUT_OF_MEMORY: return "out of memory";
     }
     return "unknown status";
 }

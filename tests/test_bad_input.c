@@ -349,15 +349,16 @@ static void isa_and_strings(void)
 
     /* Every documented status has its own non-NULL string; any other value
      * still gets a non-NULL one. */
-    const char *seen[17];
-    for (int s = 0; s >= -16; --s) {
+    const char *seen[23];
+    for (int s = 0; s >= SKIN_ERROR_OUT_OF_MEMORY; --s) {
         const char *str = skin_status_string((skin_status)s);
         CHECK(str != NULL && str[0] != '\0');
         CHECK(str != NULL && strcmp(str, "unknown status") != 0);
         seen[-s] = str;
         for (int t = 0; t < -s; ++t) CHECK(str && seen[t] && strcmp(str, seen[t]) != 0);
     }
-    static const int other[] = {1, 2, -17, -100, INT_MAX, INT_MIN};
+    static const int other[] = {1, 2, -23, -100, INT_MAX, INT_MIN};
+    CHECK(strcmp(skin_status_string((skin_status)-23), "unknown status") == 0);
     for (size_t i = 0; i < sizeof other / sizeof other[0]; ++i)
         CHECK(skin_status_string((skin_status)other[i]) != NULL);
     CHECK(strcmp(skin_status_string(SKIN_OK), "ok") == 0);

@@ -84,7 +84,10 @@ typedef enum skin_status {
     SKIN_ERROR_MORPH_INDEX_ORDER = -17,/**< (validation) sparse morph indices not
                                             strictly increasing */
     SKIN_ERROR_MORPH_INDEX_RANGE = -18,/**< (validation) a sparse morph index >= vertex_count */
-    SKIN_ERROR_MORPH_WEIGHT = -19      /**< a morph weight is NaN or infinite */
+    SKIN_ERROR_MORPH_WEIGHT = -19,     /**< a morph weight is NaN or infinite */
+    SKIN_ERROR_INDEX_RANGE = -20,      /**< a triangle's vertex index >= vertex_count */
+    SKIN_ERROR_INVALID_VALUE = -21,    /**< a parameter outside its domain (e.g. a negative sigma) */
+    SKIN_ERROR_OUT_OF_MEMORY = -22     /**< an allocation failed (load-time helpers only) */
 } skin_status;
 
 /** A short English description of a status; never NULL, static storage. */
@@ -554,6 +557,57 @@ SKIN_API skin_status skin_deinterleave_vertices(size_t vertex_count, const void 
                                                 size_t position_stride, const void *normal,
                                                 size_t normal_stride, const void *tangent,
                                                 size_t tangent_stride, float *const soa[10]);
+
+/* ------------------------------------------------- centers of rotation */
+
+/** Index width of a triangle list. */
+typedef enum skin_index_format {
+    SKIN_INDEX_U16 = 0,
+    SKIN_INDEX_U32 = 1
+} skin_index_format;
+
+/** What skin_cor_compute found. */
+typedef struct skin_cor_report {
+    size_t undefined_vertices;   /**< vertices no triangle shares two weighted joints with (every
+                                      single-joint vertex among them): their center is their own
+                                      position, which makes CoR skinning of their position LBS */
+    size_t degenerate_triangles; /**< triangles of zero (or non-finite) area: left out */
+    size_t unique_influences;    /**< distinct weight sets: vertices that share one share its sum */
+} skin_cor_report;
+
+/**
+ * Optimized centers of rotation (Le and Hodgins, "Real-time Skeletal
+ * Skinning with Optimized Centers of Rotation", SIGGRAPH 2016), once per
+ * mesh at load time.  Vertex i's center is the area-weighted mean of the
+ * triangles' centroids, each triangle t weighted by the similarity of its
+ * skinning weights (the mean of its three corners') to the vertex's:
+ *   s(a, b) = sum over joints j != k of a_j a_k b_j b_k exp(-(a_j b_k - a_k b_j)^2 / sigma^2)
+ *   p*_i = sum_t s(w_i, w_t) area_t centroid_t / sum_t s(w_i, w_t) area_t.
+ * A vertex that no triangle shares a pair of weighted joints with has no
+ * such mean: its center is its rest position (report->undefined_vertices).
+ *
+ * mesh: its positions and influences (any joint and weight format; the
+ * weights as given, unorm ones as value / 65535 or / 255; other attributes
+ * are not read).  indices: index_count (a multiple of 3) triangle corners.
+ * sigma: the similarity's width, 0 for the paper's 0.1.  threads: how many
+ * threads share the work, the calling one among them (0 or 1: the calling
+ * thread only; without thread support always 1).  centers: three planar
+ * float arrays of vertex_count entries (x, y, z), every entry written on
+ * success, none on error.  report may be NULL.
+ *
+ * Cost: only triangles sharing a pair of weighted joints with a vertex are
+ * visited, and vertices with equal weight sets share one sum; memory is
+ * allocated for the work (about 100 bytes a vertex and 150 a triangle).
+ * Errors: NULL_ARGUMENT, INVALID_FORMAT (index, joint or weight format),
+ * INVALID_COUNT (index_count not a multiple of 3, or more than 2^32
+ * vertices or triangles), INVALID_INFLUENCES, INVALID_VALUE (sigma negative,
+ * NaN or infinite), NON_FINITE (a position), INVALID_WEIGHT (a negative or
+ * non-finite float weight), INDEX_RANGE (an index >= vertex_count),
+ * OUT_OF_MEMORY.
+ */
+SKIN_API skin_status skin_cor_compute(const skin_mesh_desc *mesh, const void *indices,
+                                      skin_index_format index_format, size_t index_count, float sigma,
+                                      uint32_t threads, float *const centers[3], skin_cor_report *report);
 
 /* -------------------------------------------------------------------- ISA */
 
