@@ -29,7 +29,7 @@ skin_core_test(test_bad_input_sweep) # issue 10: every public function x every b
 skin_core_test(test_validate)     # skin_validate: status, vertex and slot of each problem
 skin_core_test(test_helpers)      # glTF/engine helpers: 4x4, multiply/invert, normal matrices, quantiser, remainder rule, interleaved vertices
 skin_core_test(test_candy)        # candy wrapper at 180 degrees: DQS keeps the mid radius, LBS collapses
-skin_core_test(test_cor)          # centers of rotation against a brute-force integral, formats, threads, bad input
+skin_core_test(test_cor LABELS threads) # centers of rotation against a brute-force integral, formats, threads, bad input
 skin_core_test(test_defects)      # issue 10 regressions: wide strides, helper NULL/non-finite input
 skin_core_test(test_stack LIBS Threads::Threads) # the kernels' stack high-water mark, every ISA
 set_tests_properties(core.test_stack PROPERTIES SKIP_RETURN_CODE 77)
