@@ -44,7 +44,9 @@ function(skin_add_kernels target)
     # Emscripten's sysroot has no SIMDe, and the host's include directory
     # cannot be searched whole (its C library is not Emscripten's): the
     # host's simde/ alone, through a link in the build tree.
-    find_path(_skin_host_simde simde/x86/avx512.h NO_CMAKE_FIND_ROOT_PATH)
+    # Emscripten's platform file leaves /usr out of the search prefixes.
+    find_path(_skin_host_simde simde/x86/avx512.h PATHS /usr/local/include /usr/include
+              NO_CMAKE_FIND_ROOT_PATH)
     if(_skin_host_simde)
       file(MAKE_DIRECTORY ${PROJECT_BINARY_DIR}/simde-include)
       file(CREATE_LINK ${_skin_host_simde}/simde ${PROJECT_BINARY_DIR}/simde-include/simde SYMBOLIC)

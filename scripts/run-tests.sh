@@ -136,6 +136,18 @@ config armv7 "-R ^(kernels_neon|morph_neon|core.test_golden|core.size)$" -DCMAKE
   -DCMAKE_TOOLCHAIN_FILE="$root/cmake/arm-linux-gnueabihf.cmake" -DSKIN_VULKAN=OFF -DSKIN_ASSETS=OFF \
   -DSKIN_BUILD_EXAMPLES=OFF -DSKIN_WERROR=ON "${lean[@]}"
 
+# 7. WebAssembly (Emscripten, run under node): the module without SIMD
+#    (SKIN_SIMD=OFF, build only), then with the SIMD128 kernels: the kernel,
+#    golden and bad-input tests under node, and wasm/'s tests (label wasm:
+#    npm ci installs three.js from wasm/package-lock.json, then the module
+#    against the no-SIMD one, against three.js on assimp's characters, bad
+#    input).
+wasm_args=(-DCMAKE_BUILD_TYPE=Release -DSKIN_WERROR=ON -DSKIN_VULKAN=OFF -DSKIN_ASSETS=OFF -DSKIN_THREADS=OFF
+  -DSKIN_BUILD_EXAMPLES=OFF "${lean[@]}"
+  -DCMAKE_TOOLCHAIN_FILE="$(em-config EMSCRIPTEN_ROOT)/cmake/Modules/Platform/Emscripten.cmake")
+config wasm-scalar "" "${wasm_args[@]}" -DSKIN_SIMD=OFF -DSKIN_BUILD_TESTS=OFF
+config wasm "" "${wasm_args[@]}" -DSKIN_WASM_SCALAR_DIR="$root/build-ci/wasm-scalar/wasm"
+
 echo
 if [ ${#failures[@]} -gt 0 ]; then printf '%s\n' "${failures[@]}"; echo; fi
 printf '  %s\n' "${report[@]}"

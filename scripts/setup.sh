@@ -24,6 +24,7 @@ tests=(
   libpng-dev                                 # skin-demo writes its picture as PNG
   clang llvm-19                              # scripts/kernel-cost.sh: clang-14 and llvm-mca-19
   libclang-rt-14-dev                         # libFuzzer and clang's sanitizer runtimes (SKIN_FUZZ)
+  emscripten assimp-utils                    # the WebAssembly build; assimp's CLI converts its test characters
 )
 
 case "${1:-all}" in

@@ -27,6 +27,7 @@
  * asked.  (With 2048, 10k vertices ran 1.3x slower on 2 threads than on 1.) */
 enum { ALIGN = 64, MIN_CHUNK = 1024, MIN_PER_THREAD = 8192, CHUNKS_PER_THREAD = 4, MAX_WORKERS = 63 };
 
+#if SKIN_HAVE_THREADS /* the pool's helpers: unused (an error) without it */
 static int threads_worth(size_t n, int threads)
 {
     size_t useful = n / MIN_PER_THREAD;
@@ -48,6 +49,7 @@ static void bounds_merge(float *into, const float *b)
         into[3 + k] = fmaxf(into[3 + k], b[3 + k]);
     }
 }
+#endif
 
 skin_status skin_split_range(size_t vertex_count, uint32_t parts, uint32_t index, size_t *first,
                              size_t *count)

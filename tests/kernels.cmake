@@ -3,7 +3,9 @@
 # architecture (a CPU without the ISA skips with code 77).
 add_executable(test_kernels test_kernels.c)
 target_link_libraries(test_kernels PRIVATE skin_rig skin_warnings)
-if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(aarch64|arm64|ARM64|armv7.*|arm|armhf)$")
+if(EMSCRIPTEN)
+  set(SKIN_TEST_ISAS scalar simd128)
+elseif(CMAKE_SYSTEM_PROCESSOR MATCHES "^(aarch64|arm64|ARM64|armv7.*|arm|armhf)$")
   set(SKIN_TEST_ISAS scalar neon)
 else()
   set(SKIN_TEST_ISAS scalar sse2 avx2 avx512)

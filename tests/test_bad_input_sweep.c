@@ -397,7 +397,7 @@ H(h_rem_fmt0, skin_add_identity_remainder(N, 3, (skin_joint_format)0, jslots, ws
 H(h_rem_fmt3, skin_add_identity_remainder(N, 3, (skin_joint_format)3, jslots, wslots, J))
 H(h_rem_u8_256, skin_add_identity_remainder(N, 3, SKIN_JOINT_U8, jslots, wslots, 256))
 H(h_rem_u16_65536, skin_add_identity_remainder(N / 2, 3, SKIN_JOINT_U16, jslots, wslots, 65536))
-H(h_isa_unknown, skin_set_isa((skin_isa)6))
+H(h_isa_unknown, skin_set_isa((skin_isa)7))
 H(h_isa_negative, skin_set_isa((skin_isa)-1))
 
 /* Deinterleave: out slots in the arena (8 slots of N uint16 joints / N floats). */

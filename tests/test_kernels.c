@@ -639,7 +639,7 @@ int main(void)
 {
     const int isa_status = rig_isa_under_test(&isa_under_test);
     if (isa_status) return isa_status;
-    static const int lane_counts[] = {0, 1, 4, 8, 16, 4};
+    static const int lane_counts[] = {0, 1, 4, 8, 16, 4, 4};
     int lanes = lane_counts[isa_under_test];
     printf("kernels under test: %s (%d lanes)\n", skin_isa_name(isa_under_test), lanes);
     random_rigs(lanes);
