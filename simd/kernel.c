@@ -547,6 +547,7 @@ void SKIN_KERNEL_NAME(const skin_job *job)
     writer wr;
     memset(&wr, 0, sizeof wr);
     wr.packed = packed_components(job);
+    wr.xyz = separate_xyz(job);
     wr.tight = tight_packed_words(job);
     /* Streaming stores need every block's vectors aligned: blocks start at
      * multiples of W, so aligned bases are enough. */

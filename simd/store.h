@@ -16,8 +16,26 @@ static int packed_components(const skin_job *job)
     return k;
 }
 
+/* Positions and normals each x y z back to back (12 bytes a vertex), and
+ * tangents x y z w (16 bytes), each group filling its records (its own
+ * array): the separate attribute buffers of glTF and three.js.  4 lanes
+ * only, where the web and phones run (on 8 and 16 lanes the branch alone
+ * grew the inlined stores by 140 KB). */
+static int separate_xyz(const skin_job *job)
+{
+    if (W != 4 || job->soa || job->vector_format != SKIN_VECTOR_F32 || packed_components(job)) return 0;
+    for (int g = 0; g < 3; ++g) {
+        if ((g == 1 && !job->normals) || (g == 2 && !job->tangents)) continue;
+        const int e0 = 3 * g, n = g == 2 ? 4 : 3;
+        for (int e = 0; e < n; ++e)
+            if (job->dst[e0 + e] != job->dst[e0] + 4 * e || job->dst_stride[e0 + e] != (size_t)(4 * n)) return 0;
+    }
+    return 1;
+}
+
 typedef struct writer {
     int packed;        /* K from packed_components, or 0 */
+    int xyz;           /* separate_xyz */
     int tight;         /* words from tight_packed_words, or 0 */
     int stream;        /* streaming stores: asked for, and every base aligned */
     vf bmin[3], bmax[3];
@@ -307,6 +325,26 @@ static void store_lanes(const skin_job *job, const vf *o, size_t v, int lo, int 
     }
 }
 
+#if W == 4
+/* The separate_xyz layout, out of line: one copy, not one per block
+ * function.  Streaming stays off (the groups' other components are not
+ * aligned). */
+static __attribute__((noinline)) void store_xyz(const skin_job *job, const vf *o, size_t v)
+{
+    UNROLL for (int g = 0; g < 2; ++g) {
+        if (g == 1 && !job->normals) break;
+        float *dst = (float *)(job->dst[3 * g] + v * 12);
+        UNROLL for (int m = 0; m < 3; ++m) v_storeu(dst + m * W, v_pack3(o + 3 * g, m));
+    }
+    if (job->tangents) {
+        vf t[4] = {o[6], o[7], o[8], o[9]};
+        v_transpose4(&t[0], &t[1], &t[2], &t[3]);
+        float *dst = (float *)(job->dst[6] + v * 16);
+        UNROLL for (int l = 0; l < 4; ++l) v_storeu(dst + 4 * l, t[l]);
+    }
+}
+#endif
+
 /* packed10: a constant saying wr->packed is 10. */
 ALWAYS_INLINE void store_block(const skin_job *job, writer *wr, const vf *o, size_t v, const int packed10)
 {
@@ -334,6 +372,10 @@ ALWAYS_INLINE void store_block(const skin_job *job, writer *wr, const vf *o, siz
     } else if (wr->packed == 3) {
         float *dst = (float *)(job->dst[0] + v * job->dst_stride[0]);
         UNROLL for (int m = 0; m < 3; ++m) store_vec(stream, dst + m * W, v_pack3(o, m));
+#if W == 4
+    } else if (wr->xyz) {
+        store_xyz(job, o, v);
+#endif
     } else if (job->soa) {
         for (int e = 0; e < SKIN_COMPONENTS; ++e) {
             if (!component_used(job, e)) continue;

@@ -572,11 +572,25 @@ static inline vf v_lane_gather(const vf *c, const int n, const int m)
     (void)n;
     return c[m];
 }
-#define V_HAS_PACK3 0 /* four lanes: the generic store does as well */
-static inline vf v_pack3(const vf *o, const int m)
+#define V_HAS_PACK3 1
+/* Register m of x, y, z (o[0..2]) as four xyz records: x0 y0 z0 x1 | y1 z1
+ * x2 y2 | z2 x3 y3 z3, two shuffles each after the xy pairs. */
+static inline __attribute__((always_inline)) vf v_pack3(const vf *o, const int m)
 {
-    (void)m;
-    return o[0];
+    const vf x = o[0], y = o[1], z = o[2];
+    const vf xy_lo = simde_mm_unpacklo_ps(x, y), xy_hi = simde_mm_unpackhi_ps(x, y);
+    switch (m) {
+    case 0: /* (z0 z0 x1 x1) */
+        return simde_mm_shuffle_ps(xy_lo, simde_mm_shuffle_ps(z, xy_lo, SIMDE_MM_SHUFFLE(2, 2, 0, 0)),
+                                   SIMDE_MM_SHUFFLE(2, 0, 1, 0));
+    case 1: /* (y1 y1 z1 z1) */
+        return simde_mm_shuffle_ps(simde_mm_shuffle_ps(xy_lo, z, SIMDE_MM_SHUFFLE(1, 1, 3, 3)), xy_hi,
+                                   SIMDE_MM_SHUFFLE(1, 0, 2, 0));
+    default: /* (z2 z2 x3 x3), (y3 y3 z3 z3) */
+        return simde_mm_shuffle_ps(simde_mm_shuffle_ps(z, xy_hi, SIMDE_MM_SHUFFLE(2, 2, 2, 2)),
+                                   simde_mm_shuffle_ps(xy_hi, z, SIMDE_MM_SHUFFLE(3, 3, 3, 3)),
+                                   SIMDE_MM_SHUFFLE(2, 0, 2, 0));
+    }
 }
 #else
 #error "SKIN_W must be 4, 8 or 16"

@@ -274,7 +274,7 @@ static const uint32_t joint_counts[] = {3, 16, 31, 64, 100, 255, 300};
 static void random_rigs(int lanes)
 {
     static const skin_weight_format wfs[] = {SKIN_WEIGHT_F32, SKIN_WEIGHT_UNORM16, SKIN_WEIGHT_UNORM8};
-    layout layouts[13];
+    layout layouts[15];
     layouts[0] = make_interleaved("interleaved pnt", 1, 1, 0);
     layouts[1] = make_interleaved("interleaved pn", 1, 0, 0);
     layouts[2] = make_interleaved("positions only", 0, 0, 0);
@@ -310,6 +310,15 @@ static void random_rigs(int lanes)
     for (int e = 0; e < 10; ++e) pt_packed.stride[e] = 16;
     for (int e = 6; e < 10; ++e) pt_packed.off[e] = 12;
     layouts[12] = pt_packed;
+    /* positions, normals and tangents each in an array of their own, back
+     * to back (glTF's and three.js's buffers); then without tangents */
+    layout xyz = {"separate xyz arrays", 0, 1, 1, {0}, {0}, 0, SKIN_VECTOR_F32};
+    for (int e = 0; e < 3; ++e) xyz.off[e] = 4 * (size_t)e, xyz.stride[e] = 12;
+    for (int e = 3; e < 6; ++e) xyz.off[e] = 12 * n + 68 + 4 * (size_t)(e - 3), xyz.stride[e] = 12;
+    for (int e = 6; e < 10; ++e) xyz.off[e] = 24 * n + 136 + 4 * (size_t)(e - 6), xyz.stride[e] = 16;
+    layouts[13] = xyz;
+    xyz.name = "separate xyz arrays, p+n", xyz.tangents = 0;
+    layouts[14] = xyz;
     const int layout_count = (int)(sizeof layouts / sizeof layouts[0]);
     const size_t L = (size_t)lanes;
     const size_t ranges[][2] = {{0, 0}, {5, 1}, {3, L - 1}, {5, L + 1}, {0, n}, {7, 999}, {L, 2 * L}};

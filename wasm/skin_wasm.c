@@ -13,16 +13,11 @@
 #include "skin/skin.h"
 
 enum { INFLUENCES = 4, ALIGN = 64 };
-/* Floats from one planar output stream to the next: 64 bytes more than the
- * stream, so that streams never sit at the same address modulo 4 KiB
- * (skin.h: they would compete for the same L1 cache sets). */
-#define PLANAR_STREAM(n) ((n) + 16)
 
 typedef struct skin_wasm_mesh {
     skin_mesh_desc desc;
     void *block;           /* every stream, one allocation */
-    float *planar;         /* skin's output: x, y, z (then normals') streams */
-    float *positions;      /* interleaved xyz per vertex, from planar */
+    float *positions;      /* the output: xyz per vertex */
     float *normals;        /* likewise, or NULL when the mesh has none */
     uint32_t max_joint;    /* the largest joint index a vertex uses */
     uint32_t joint_count;  /* palette entries set */
@@ -57,13 +52,13 @@ int skin_wasm_mesh_create(size_t vertex_count, const float *positions, const flo
     *bad_vertex = 0;
     if (!positions || !joints || !weights) return SKIN_ERROR_NULL_ARGUMENT;
     if (joint_format != SKIN_JOINT_U8 && joint_format != SKIN_JOINT_U16) return SKIN_ERROR_INVALID_FORMAT;
-    /* One block: planar p (and n), 4 joint and 4 weight slots, the planar
-     * and the interleaved output, with room for each piece's alignment and
-     * padding; a size that size_t cannot count fails. */
+    /* One block: planar p (and n), 4 joint and 4 weight slots and the
+     * output, with room for each piece's alignment; a size that size_t
+     * cannot count fails. */
     const size_t streams = normals ? 6 : 3, joint_bytes = joint_format == SKIN_JOINT_U8 ? 1 : 2;
     const size_t per_vertex = (streams + INFLUENCES) * sizeof(float) + INFLUENCES * joint_bytes;
-    const size_t out_per_vertex = 2 * streams * sizeof(float); /* planar, then interleaved */
-    const size_t pieces = 2 * streams + 2 * INFLUENCES + 3;  /* each with its alignment or padding */
+    const size_t out_per_vertex = streams * sizeof(float);
+    const size_t pieces = streams + 2 * INFLUENCES + 2; /* each with its alignment */
     if (vertex_count == 0 || vertex_count > (SIZE_MAX - pieces * ALIGN) / (per_vertex + out_per_vertex))
         return SKIN_ERROR_INVALID_COUNT;
     skin_wasm_mesh *m = calloc(1, sizeof *m);
@@ -78,7 +73,6 @@ int skin_wasm_mesh_create(size_t vertex_count, const float *positions, const flo
     void *joints_out[INFLUENCES], *weights_out[INFLUENCES];
     for (int i = 0; i < INFLUENCES; ++i) joints_out[i] = carve(&at, vertex_count * joint_bytes);
     for (int i = 0; i < INFLUENCES; ++i) weights_out[i] = carve(&at, vertex_count * sizeof(float));
-    m->planar = carve(&at, PLANAR_STREAM(vertex_count) * streams * sizeof(float));
     m->positions = carve(&at, vertex_count * 3 * sizeof(float));
     m->normals = normals ? carve(&at, vertex_count * 3 * sizeof(float)) : NULL;
     m->block = block;
@@ -113,13 +107,6 @@ int skin_wasm_mesh_create(size_t vertex_count, const float *positions, const flo
         }
     *out = m;
     return SKIN_OK;
-}
-
-/* xyz per vertex from three planar streams of n floats, `stream` apart. */
-static void interleave(float *restrict out, const float *restrict planar, size_t stream, size_t n)
-{
-    const float *x = planar, *y = planar + stream, *z = planar + 2 * stream;
-    for (size_t v = 0; v < n; ++v) out[3 * v] = x[v], out[3 * v + 1] = y[v], out[3 * v + 2] = z[v];
 }
 
 EMSCRIPTEN_KEEPALIVE
@@ -190,16 +177,10 @@ int skin_wasm_skin(skin_wasm_mesh *m, int method, int with_normals)
         pal.dual_quats = m->dual_quats, pal.scales = m->scales;
     }
     if (with_normals && !m->normals) return SKIN_ERROR_MISSING_ATTRIBUTE;
-    /* Planar output, interleaved here: in V8 (node 20) the SIMD128 kernel
-     * with strided output ran LBS-4 p+n at 100k 1.3-1.5x slower than
-     * planar output plus these loops. */
-    const size_t n = m->desc.vertex_count, stream = PLANAR_STREAM(n);
-    skin_output out = {.layout = SKIN_LAYOUT_SOA};
-    for (int c = 0; c < (with_normals ? 6 : 3); ++c) out.soa[c] = m->planar + c * stream;
-    const skin_status s = skin_mesh(&m->desc, &pal, (skin_method)method, &out, 0, n);
+    skin_output out = {.layout = SKIN_LAYOUT_STRIDED, .position = m->positions, .position_stride = 12};
+    if (with_normals) out.normal = m->normals, out.normal_stride = 12;
+    const skin_status s = skin_mesh(&m->desc, &pal, (skin_method)method, &out, 0, m->desc.vertex_count);
     if (s != SKIN_OK) return s;
-    interleave(m->positions, m->planar, stream, n);
-    if (with_normals) interleave(m->normals, m->planar + 3 * stream, stream, n);
     return SKIN_OK;
 }
 
