@@ -61,24 +61,37 @@ function(skin_add_kernels target)
       "containing simde/>.  To build only the scalar kernels, about 10x slower, "
       "configure with -DSKIN_SIMD=OFF.")
   endif()
-  if(arch STREQUAL "x86" AND SKIN_PORTABLE_KERNELS)
-    # Test build: every lane width compiled without -m flags, so SIMDe
-    # emulates AVX2/AVX-512 and all kernels run on any x86-64 CPU; dispatch
-    # then skips its CPUID checks.  -Wno-psabi: SIMDe's 32/64-byte vector
-    # types are passed between the kernel's own functions only.  As a source
-    # property it comes after the warning flags (gcc 12 still fails -Werror
-    # when -Wno-psabi precedes -Wall).
-    set_source_files_properties(${PROJECT_SOURCE_DIR}/simd/kernel.c PROPERTIES
-      COMPILE_OPTIONS -Wno-psabi)
-    skin_add_kernel(${target} sse2 4)
-    skin_add_kernel(${target} avx2 8)
-    skin_add_kernel(${target} avx512 16)
-    target_compile_definitions(${target} PRIVATE SKIN_HAVE_X86_KERNELS SKIN_PORTABLE_KERNELS)
-  elseif(arch STREQUAL "x86")
-    skin_add_kernel(${target} sse2 4 -msse2)
-    skin_add_kernel(${target} avx2 8 -mavx2 -mfma)
-    skin_add_kernel(${target} avx512 16 -mavx512f -mavx512vl -mavx512bw -mavx512dq -mavx2 -mfma)
-    target_compile_definitions(${target} PRIVATE SKIN_HAVE_X86_KERNELS)
+  if(arch STREQUAL "x86")
+    # SKIN_X86_KERNELS: the x86 kernel sets built (a test build can leave
+    # out the ones its CPU cannot run); dispatch offers the ones built.
+    set(_skin_flags_sse2 -msse2)
+    set(_skin_flags_avx2 -mavx2 -mfma)
+    set(_skin_flags_avx512 -mavx512f -mavx512vl -mavx512bw -mavx512dq -mavx2 -mfma)
+    set(_skin_width_sse2 4)
+    set(_skin_width_avx2 8)
+    set(_skin_width_avx512 16)
+    if(SKIN_PORTABLE_KERNELS)
+      # Test build: the kernels compiled without -m flags, so SIMDe
+      # emulates AVX2/AVX-512 and they run on any x86-64 CPU; dispatch then
+      # skips its CPUID checks.  -Wno-psabi: SIMDe's 32/64-byte vector
+      # types are passed between the kernel's own functions only.  As a
+      # source property it comes after the warning flags (gcc 12 still fails
+      # -Werror when -Wno-psabi precedes -Wall).
+      set_source_files_properties(${PROJECT_SOURCE_DIR}/simd/kernel.c PROPERTIES COMPILE_OPTIONS -Wno-psabi)
+      target_compile_definitions(${target} PRIVATE SKIN_PORTABLE_KERNELS)
+    endif()
+    foreach(isa IN LISTS SKIN_X86_KERNELS)
+      if(NOT DEFINED _skin_width_${isa})
+        message(FATAL_ERROR "SKIN_X86_KERNELS: unknown kernel set ${isa} (sse2, avx2, avx512)")
+      endif()
+      if(SKIN_PORTABLE_KERNELS)
+        skin_add_kernel(${target} ${isa} ${_skin_width_${isa}})
+      else()
+        skin_add_kernel(${target} ${isa} ${_skin_width_${isa}} ${_skin_flags_${isa}})
+      endif()
+      string(TOUPPER ${isa} _upper)
+      target_compile_definitions(${target} PRIVATE SKIN_HAVE_${_upper}_KERNELS)
+    endforeach()
   elseif(arch STREQUAL "aarch64")
     skin_add_kernel(${target} neon 4)
     target_compile_definitions(${target} PRIVATE SKIN_HAVE_NEON_KERNELS)

@@ -28,9 +28,13 @@ static skin_kernel_fn kernel_for(skin_isa isa, skin_method method)
     (void)dqs; /* unused when no SIMD kernels are built (SKIN_SIMD=OFF) */
     switch (isa) {
     case SKIN_ISA_SCALAR: return skin_kernel_scalar;
-#if defined(SKIN_HAVE_X86_KERNELS)
+#if defined(SKIN_HAVE_SSE2_KERNELS)
     case SKIN_ISA_SSE2: return dqs ? skin_kernel_sse2_dqs : skin_kernel_sse2_lbs;
+#endif
+#if defined(SKIN_HAVE_AVX2_KERNELS)
     case SKIN_ISA_AVX2: return dqs ? skin_kernel_avx2_dqs : skin_kernel_avx2_lbs;
+#endif
+#if defined(SKIN_HAVE_AVX512_KERNELS)
     case SKIN_ISA_AVX512: return dqs ? skin_kernel_avx512_dqs : skin_kernel_avx512_lbs;
 #endif
 #if defined(SKIN_HAVE_NEON_KERNELS)
@@ -47,12 +51,12 @@ static int cpu_has(skin_isa isa)
 {
     switch (isa) {
     case SKIN_ISA_SCALAR: return 1;
-#if defined(SKIN_HAVE_X86_KERNELS) && defined(SKIN_PORTABLE_KERNELS)
+#if defined(SKIN_PORTABLE_KERNELS)
     /* Built without -m flags: SIMDe emulates what the CPU lacks. */
     case SKIN_ISA_SSE2:
     case SKIN_ISA_AVX2:
     case SKIN_ISA_AVX512: return 1;
-#elif defined(SKIN_HAVE_X86_KERNELS)
+#elif defined(__x86_64__) || defined(__i386__)
     case SKIN_ISA_SSE2: return __builtin_cpu_supports("sse2");
     case SKIN_ISA_AVX2:
         return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");

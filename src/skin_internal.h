@@ -41,14 +41,12 @@ typedef struct skin_job {
 typedef void (*skin_kernel_fn)(const skin_job *job);
 
 void skin_kernel_scalar(const skin_job *job);
-#if defined(SKIN_HAVE_X86_KERNELS)
 void skin_kernel_sse2_lbs(const skin_job *job);
 void skin_kernel_sse2_dqs(const skin_job *job);
 void skin_kernel_avx2_lbs(const skin_job *job);
 void skin_kernel_avx2_dqs(const skin_job *job);
 void skin_kernel_avx512_lbs(const skin_job *job);
 void skin_kernel_avx512_dqs(const skin_job *job);
-#endif
 #if defined(SKIN_HAVE_NEON_KERNELS)
 void skin_kernel_neon_lbs(const skin_job *job);
 void skin_kernel_neon_dqs(const skin_job *job);

@@ -180,7 +180,10 @@ static double diagonal(const test_mesh *t)
 {
     double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
     for (size_t v = 0; v < t->n; ++v)
-        for (int e = 0; e < 3; ++e) lo[e] = fmin(lo[e], t->p[e][v]), hi[e] = fmax(hi[e], t->p[e][v]);
+        for (int e = 0; e < 3; ++e) { /* (ifs: aarch64 gcc 12 fails vectorizing fmin/fmax reductions here) */
+            if (t->p[e][v] < lo[e]) lo[e] = t->p[e][v];
+            if (t->p[e][v] > hi[e]) hi[e] = t->p[e][v];
+        }
     return sqrt((hi[0] - lo[0]) * (hi[0] - lo[0]) + (hi[1] - lo[1]) * (hi[1] - lo[1]) +
                 (hi[2] - lo[2]) * (hi[2] - lo[2]));
 }
