@@ -359,6 +359,19 @@ static void test_bad_input(const char *dir)
     check_error_report("loader bad input");
 }
 
+/* Writes text to a new temporary .gltf file; path receives its name. */
+static int write_temp(const char *text, char path[64])
+{
+    snprintf(path, 64, "/tmp/skin-test-XXXXXX.gltf");
+    const int fd = mkstemps(path, 5);
+    CHECK(fd >= 0);
+    if (fd < 0) return 0;
+    const size_t len = strlen(text);
+    CHECK(write(fd, text, len) == (ssize_t)len);
+    close(fd);
+    return 1;
+}
+
 /* A vertex without weights in a mesh whose others have two: the loader binds
  * it to bone 0 and every other slot of it to bone 0 with weight 0 (its
  * slots were left uninitialised, so skin_validate failed on the asset;
@@ -380,12 +393,8 @@ static void test_unweighted_vertex(void)
     "[0,0,0],\"max\":[1,1,0]},{\"bufferView\":2,\"componentType\":5121,\"count\":3,\"type\":\"VEC4\"},{\"bufferVie"
     "w\":3,\"componentType\":5126,\"count\":3,\"type\":\"VEC4\"},{\"bufferView\":4,\"componentType\":5126,\"count\":"
     "2,\"type\":\"MAT4\"}]}";
-    char path[] = "/tmp/skin-test-unweighted-XXXXXX.gltf";
-    const int fd = mkstemps(path, 5);
-    CHECK(fd >= 0);
-    if (fd < 0) return;
-    CHECK(write(fd, gltf, sizeof gltf - 1) == (ssize_t)(sizeof gltf - 1));
-    close(fd);
+    char path[64];
+    if (!write_temp(gltf, path)) return;
     skin_asset *a = NULL;
     CHECK_INT(skin_asset_load(path, NULL, &a), SKIN_ASSET_OK);
     unlink(path);
@@ -430,12 +439,8 @@ static void test_gltf_offset_space(void)
     "e\":5126,\"count\":3,\"type\":\"VEC4\"},{\"bufferView\":4,\"componentType\":5126,\"count\":1,\"type"
     "\":\"MAT4\"}]}";
 
-    char path[] = "/tmp/skin-test-offset-XXXXXX.gltf";
-    const int fd = mkstemps(path, 5);
-    CHECK(fd >= 0);
-    if (fd < 0) return;
-    CHECK(write(fd, gltf, sizeof gltf - 1) == (ssize_t)(sizeof gltf - 1));
-    close(fd);
+    char path[64];
+    if (!write_temp(gltf, path)) return;
     skin_asset *a = NULL;
     CHECK_INT(skin_asset_load(path, NULL, &a), SKIN_ASSET_OK);
     unlink(path);
@@ -460,18 +465,6 @@ static void test_gltf_offset_space(void)
 
 
 
-/* Writes text to a new temporary .gltf file; path receives its name. */
-static int write_temp(const char *text, char path[64])
-{
-    snprintf(path, 64, "/tmp/skin-test-morph-XXXXXX.gltf");
-    const int fd = mkstemps(path, 5);
-    CHECK(fd >= 0);
-    if (fd < 0) return 0;
-    const size_t len = strlen(text);
-    CHECK(write(fd, text, len) == (ssize_t)len);
-    close(fd);
-    return 1;
-}
 
 /* Two triangles of six vertices, vertex 4 at vertex 2's position with its
  * normal: in join_weights_gltf bound to the other joint, in
