@@ -24,15 +24,21 @@
 
 #define TRI_JOINTS (3 * SKIN_MAX_INFLUENCES)
 
-typedef struct sparse { /* a weight set: joints ascending, weights > 0 */
+typedef struct weight_set { /* a vertex's weights above zero, joints ascending */
     uint32_t count;
-    uint16_t j[TRI_JOINTS];
-    double w[TRI_JOINTS];
-} sparse;
+    uint16_t j[SKIN_MAX_INFLUENCES];
+    double w[SKIN_MAX_INFLUENCES];
+} weight_set;
+
+/* A vertex's weight set as a sort key: equal sets become neighbours. */
+typedef struct vertex_key {
+    weight_set s;
+    uint32_t v;
+} vertex_key;
 
 typedef struct triangle {
     double area, centroid[3];
-    uint32_t count; /* the mean weight set, as sparse holds it */
+    uint32_t count; /* the mean weight set of its corners, joints ascending */
     uint16_t j[TRI_JOINTS];
     float w[TRI_JOINTS];
 } triangle;
@@ -42,8 +48,8 @@ typedef struct cor_work {
     const triangle *tris;
     const uint32_t *pair_keys, *pair_tris; /* sorted by key: (j << 16 | k, triangle) */
     size_t pair_count;
-    const uint32_t *order; /* vertices sorted by weight set */
-    const size_t *group_first; /* group g: order[group_first[g] .. group_first[g + 1]) */
+    const vertex_key *keys;    /* every vertex, sorted by weight set */
+    const size_t *group_first; /* group g: keys[group_first[g] .. group_first[g + 1]) */
     size_t group_count;
     double inv_sigma2;
     float *const *centers;
@@ -51,13 +57,12 @@ typedef struct cor_work {
 } cor_work;
 
 /* Vertex v's weights above zero, merged per joint, joints ascending. */
-static void vertex_weights(const skin_mesh_desc *m, size_t v, sparse *s)
+static void vertex_weights(const skin_mesh_desc *m, size_t v, weight_set *s)
 {
     s->count = 0;
     for (uint32_t i = 0; i < m->influence_count; ++i) {
-        const uint16_t j = m->joint_format == SKIN_JOINT_U8 ? ((const uint8_t *)m->joints[i])[v]
-                                                            : ((const uint16_t *)m->joints[i])[v];
-        double w;
+        const uint16_t j = (uint16_t)skin_joint_at(m, i, v);
+        double w; /* (in double: skin_weight_at's unorm weights are floats) */
         switch (m->weight_format) {
         case SKIN_WEIGHT_UNORM16: w = ((const uint16_t *)m->weights[i])[v] / 65535.0; break;
         case SKIN_WEIGHT_UNORM8: w = ((const uint8_t *)m->weights[i])[v] / 255.0; break;
@@ -76,30 +81,22 @@ static void vertex_weights(const skin_mesh_desc *m, size_t v, sparse *s)
     }
 }
 
-/* A vertex's weight set as a sort key: equal sets become neighbours. */
-typedef struct vertex_key {
-    uint32_t count, v;
-    uint16_t j[SKIN_MAX_INFLUENCES];
-    double w[SKIN_MAX_INFLUENCES];
-} vertex_key;
-
-static int compare_keys(const void *pa, const void *pb)
+/* Weight sets in order (count, joints, weights), 0 when equal. */
+static int compare_sets(const weight_set *a, const weight_set *b)
 {
-    const vertex_key *a = pa, *b = pb;
     if (a->count != b->count) return a->count < b->count ? -1 : 1;
     for (uint32_t i = 0; i < a->count; ++i) {
         if (a->j[i] != b->j[i]) return a->j[i] < b->j[i] ? -1 : 1;
         if (a->w[i] != b->w[i]) return a->w[i] < b->w[i] ? -1 : 1;
     }
-    return a->v < b->v ? -1 : a->v > b->v;
+    return 0;
 }
 
-static int same_weights(const vertex_key *a, const vertex_key *b)
+static int compare_keys(const void *pa, const void *pb)
 {
-    if (a->count != b->count) return 0;
-    for (uint32_t i = 0; i < a->count; ++i)
-        if (a->j[i] != b->j[i] || a->w[i] != b->w[i]) return 0;
-    return 1;
+    const vertex_key *a = pa, *b = pb;
+    const int c = compare_sets(&a->s, &b->s);
+    return c ? c : a->v < b->v ? -1 : a->v > b->v;
 }
 
 static int compare_u64(const void *pa, const void *pb)
@@ -121,7 +118,7 @@ static size_t pair_lower_bound(const cor_work *w, uint32_t key)
 }
 
 /* The similarity of weight set a with triangle t's mean weights. */
-static double similarity(const sparse *a, const triangle *t, double inv_sigma2)
+static double similarity(const weight_set *a, const triangle *t, double inv_sigma2)
 {
     double bw[SKIN_MAX_INFLUENCES]; /* t's weight of each of a's joints (0: none) */
     for (uint32_t i = 0, p = 0; i < a->count; ++i) {
@@ -144,25 +141,23 @@ static void run_groups(cor_work *w, size_t g0, size_t g1, size_t *stamp)
 {
     const skin_mesh_desc *m = w->mesh;
     for (size_t g = g0; g < g1; ++g) {
-        const uint32_t first_v = w->order[w->group_first[g]];
-        sparse a;
-        vertex_weights(m, first_v, &a);
+        const weight_set *a = &w->keys[w->group_first[g]].s;
         double num[3] = {0, 0, 0}, den = 0;
-        for (uint32_t i = 0; i < a.count; ++i)
-            for (uint32_t k = i + 1; k < a.count; ++k) {
-                const uint32_t key = (uint32_t)a.j[i] << 16 | a.j[k];
+        for (uint32_t i = 0; i < a->count; ++i)
+            for (uint32_t k = i + 1; k < a->count; ++k) {
+                const uint32_t key = (uint32_t)a->j[i] << 16 | a->j[k];
                 for (size_t e = pair_lower_bound(w, key); e < w->pair_count && w->pair_keys[e] == key; ++e) {
                     const uint32_t t = w->pair_tris[e];
                     if (stamp[t] == g + 1) continue;
                     stamp[t] = g + 1;
                     const triangle *tri = &w->tris[t];
-                    const double s = similarity(&a, tri, w->inv_sigma2) * tri->area;
+                    const double s = similarity(a, tri, w->inv_sigma2) * tri->area;
                     for (int c = 0; c < 3; ++c) num[c] += s * tri->centroid[c];
                     den += s;
                 }
             }
         for (size_t o = w->group_first[g]; o < w->group_first[g + 1]; ++o) {
-            const uint32_t v = w->order[o];
+            const uint32_t v = w->keys[o].v;
             if (den > 0) {
                 for (int c = 0; c < 3; ++c) w->centers[c][v] = (float)(num[c] / den);
             } else { /* no similar triangle: the vertex itself, so CoR skinning is LBS */
@@ -238,7 +233,7 @@ static int make_triangle(const skin_mesh_desc *m, const size_t v[3], triangle *t
     t->area = 0.5 * sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
     if (!(t->area > 0) || !isfinite(t->area)) return 0;
     for (int c = 0; c < 3; ++c) t->centroid[c] = (p[0][c] + p[1][c] + p[2][c]) / 3;
-    sparse s[3];
+    weight_set s[3];
     for (int c = 0; c < 3; ++c) vertex_weights(m, v[c], &s[c]);
     uint32_t at[3] = {0, 0, 0};
     t->count = 0;
@@ -295,12 +290,11 @@ skin_status skin_cor_compute(const skin_mesh_desc *mesh, const void *indices, sk
     const size_t tri_count = index_count / 3;
     skin_status st = SKIN_OK;
     triangle *tris = malloc((tri_count + 1) * sizeof *tris);
-    uint32_t *order = malloc((n + 1) * sizeof *order);
     size_t *group_first = malloc((n + 2) * sizeof *group_first);
     vertex_key *keys = malloc((n + 1) * sizeof *keys);
     uint64_t *entries = NULL;
     uint32_t *pair_keys = NULL, *pair_tris = NULL;
-    if (!tris || !order || !group_first || !keys) {
+    if (!tris || !group_first || !keys) {
         st = SKIN_ERROR_OUT_OF_MEMORY;
         goto done;
     }
@@ -333,23 +327,15 @@ skin_status skin_cor_compute(const skin_mesh_desc *mesh, const void *indices, sk
         pair_keys[i] = (uint32_t)(entries[i] >> 32), pair_tris[i] = (uint32_t)entries[i];
 
     /* vertices grouped by weight set */
-    for (size_t v = 0; v < n; ++v) {
-        sparse a;
-        vertex_weights(m, v, &a);
-        keys[v].count = a.count, keys[v].v = (uint32_t)v;
-        memset(keys[v].j, 0, sizeof keys[v].j), memset(keys[v].w, 0, sizeof keys[v].w);
-        memcpy(keys[v].j, a.j, a.count * sizeof a.j[0]), memcpy(keys[v].w, a.w, a.count * sizeof a.w[0]);
-    }
+    for (size_t v = 0; v < n; ++v) vertex_weights(m, v, &keys[v].s), keys[v].v = (uint32_t)v;
     qsort(keys, n, sizeof *keys, compare_keys);
     size_t groups = 0;
-    for (size_t o = 0; o < n; ++o) {
-        order[o] = keys[o].v;
-        if (o == 0 || !same_weights(&keys[o - 1], &keys[o])) group_first[groups++] = o;
-    }
+    for (size_t o = 0; o < n; ++o)
+        if (o == 0 || compare_sets(&keys[o - 1].s, &keys[o].s)) group_first[groups++] = o;
     group_first[groups] = n;
 
     const double sig = sigma > 0 ? sigma : 0.1;
-    cor_work w = {m, tris, pair_keys, pair_tris, entry_count, order, group_first, groups, 1 / (sig * sig), centers, 0};
+    cor_work w = {m, tris, pair_keys, pair_tris, entry_count, keys, group_first, groups, 1 / (sig * sig), centers, 0};
     if (!run_all(&w, kept, threads ? threads : 1)) {
         st = SKIN_ERROR_OUT_OF_MEMORY;
         goto done;
@@ -360,6 +346,6 @@ skin_status skin_cor_compute(const skin_mesh_desc *mesh, const void *indices, sk
         report->unique_influences = groups;
     }
 done:
-    free(tris), free(order), free(group_first), free(keys), free(entries), free(pair_keys), free(pair_tris);
+    free(tris), free(group_first), free(keys), free(entries), free(pair_keys), free(pair_tris);
     return st;
 }
