@@ -372,6 +372,18 @@ static int write_temp(const char *text, char path[64])
     return 1;
 }
 
+/* Loads text as a .gltf file with default options, the file removed again;
+ * *a as skin_asset_load leaves it (NULL if the file could not be written). */
+static skin_asset_status load_text(const char *text, skin_asset **a)
+{
+    char path[64];
+    *a = NULL;
+    if (!write_temp(text, path)) return SKIN_ASSET_ERROR_FILE;
+    const skin_asset_status st = skin_asset_load(path, NULL, a);
+    unlink(path);
+    return st;
+}
+
 /* A vertex without weights in a mesh whose others have two: the loader binds
  * it to bone 0 and every other slot of it to bone 0 with weight 0 (its
  * slots were left uninitialised, so skin_validate failed on the asset;
@@ -393,11 +405,8 @@ static void test_unweighted_vertex(void)
     "[0,0,0],\"max\":[1,1,0]},{\"bufferView\":2,\"componentType\":5121,\"count\":3,\"type\":\"VEC4\"},{\"bufferVie"
     "w\":3,\"componentType\":5126,\"count\":3,\"type\":\"VEC4\"},{\"bufferView\":4,\"componentType\":5126,\"count\":"
     "2,\"type\":\"MAT4\"}]}";
-    char path[64];
-    if (!write_temp(gltf, path)) return;
     skin_asset *a = NULL;
-    CHECK_INT(skin_asset_load(path, NULL, &a), SKIN_ASSET_OK);
-    unlink(path);
+    CHECK_INT(load_text(gltf, &a), SKIN_ASSET_OK);
     if (!a) return;
     CHECK_INT(a->mesh_count, 1);
     const skin_asset_mesh *am = &a->meshes[0];
@@ -439,11 +448,8 @@ static void test_gltf_offset_space(void)
     "e\":5126,\"count\":3,\"type\":\"VEC4\"},{\"bufferView\":4,\"componentType\":5126,\"count\":1,\"type"
     "\":\"MAT4\"}]}";
 
-    char path[64];
-    if (!write_temp(gltf, path)) return;
     skin_asset *a = NULL;
-    CHECK_INT(skin_asset_load(path, NULL, &a), SKIN_ASSET_OK);
-    unlink(path);
+    CHECK_INT(load_text(gltf, &a), SKIN_ASSET_OK);
     if (!a) return;
     CHECK_INT(a->mesh_count, 1);
     CHECK_INT(a->meshes[0].offset_space, SKIN_ASSET_OFFSET_MODEL);
@@ -534,11 +540,8 @@ static void test_join_keeps_distinct_vertices(void)
         size_t vertices, unjoined;
     } files[3] = {{join_weights_gltf, 6, 1}, {join_morph_gltf, 6, 1}, {join_unweighted_joint_gltf, 4, 0}};
     for (int i = 0; i < 3; ++i) {
-        char path[64];
-        if (!write_temp(files[i].gltf, path)) continue;
         skin_asset *a = NULL;
-        CHECK_STATUS((skin_status)skin_asset_load(path, NULL, &a), SKIN_OK);
-        unlink(path);
+        CHECK_STATUS((skin_status)load_text(files[i].gltf, &a), SKIN_OK);
         if (!a) continue;
         const skin_mesh_desc *d = &a->meshes[0].desc;
         CHECK_INT(d->vertex_count, files[i].vertices);
