@@ -14,32 +14,24 @@
 // palette from the bones and copying the result out of module memory.
 // three.js has no CPU path for normals: its time is for positions only, so
 // the positions+normals ratios compare skin doing more work.
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const fromRoot = (p) => pathToFileURL(path.join(root, p));
 const THREE = await import(fromRoot('wasm/node_modules/three/build/three.module.js'));
-const { GLTFLoader } = await import(fromRoot('wasm/node_modules/three/examples/jsm/loaders/GLTFLoader.js'));
+const { importThreeSkin, loadCharacter, loadScalar, loadSimd } = await import(fromRoot('wasm/test/support.mjs'));
 const quick = process.argv.includes('--quick');
 const MIN_MS = quick ? 250 : 1000; // per function measured
 const RANDOM_VERTICES = 100000, RANDOM_JOINTS = 64;
 
-async function loadBuild(variable, fallback) {
-  const dir = process.env[variable] || path.join(root, fallback);
-  const { loadSkin } = await import(pathToFileURL(path.join(dir, 'skin-wasm.mjs')));
-  const { ThreeSkinnedMesh } = await import(pathToFileURL(path.join(dir, 'three-skin.mjs')));
-  return { skin: await loadSkin(), ThreeSkinnedMesh };
-}
+const { ThreeSkinnedMesh } = await importThreeSkin();
 const builds = {
-  simd128: await loadBuild('SKIN_WASM_DIR', 'build-wasm/wasm'),
-  scalar: await loadBuild('SKIN_WASM_SCALAR_DIR', 'build-wasm-scalar/wasm'),
+  simd128: { skin: await loadSimd(), ThreeSkinnedMesh },
+  scalar: { skin: await loadScalar(), ThreeSkinnedMesh },
 };
-if (builds.simd128.skin.isa !== 'simd128' || builds.scalar.skin.isa !== 'scalar')
-  throw new Error(`expected a simd128 and a scalar build, got ${builds.simd128.skin.isa} and ${builds.scalar.skin.isa}`);
+if (builds.simd128.skin?.isa !== 'simd128' || builds.scalar.skin?.isa !== 'scalar')
+  throw new Error(`expected a simd128 and a scalar build, got ${builds.simd128.skin?.isa} and ${builds.scalar.skin?.isa}`);
 
 // Each function's median and minimum milliseconds: ROUNDS rounds, each
 // running every function in turn for MIN_MS / ROUNDS, so that load from
@@ -75,16 +67,7 @@ function maxDifference(a, b) {
 
 // The Testwuson character, posed a third into its longest clip.
 async function character() {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'skin-bench-'));
-  let gltf;
-  try {
-    const models = process.env.SKIN_MODELS_DIR || '/usr/share/assimp/models';
-    execFileSync('assimp', ['export', path.join(models, 'X/Testwuson.X'), path.join(dir, 'm.glb')], { stdio: 'ignore' });
-    const bytes = readFileSync(path.join(dir, 'm.glb'));
-    gltf = await new GLTFLoader().parseAsync(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length), '');
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const gltf = await loadCharacter('X/Testwuson.X');
   const clip = gltf.animations.reduce((a, b) => (b.duration > a.duration ? b : a));
   const mixer = new THREE.AnimationMixer(gltf.scene);
   mixer.clipAction(clip).play();

@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: MIT
-// What the tests share: the two builds of the module, seeded random rigs,
-// and the comparisons.
+// What the tests (and bench/web) share: the two builds of the module, the
+// characters as three.js loads them, seeded random rigs, and the comparisons.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import { pathToFileURL, fileURLToPath } from 'node:url';
 import path from 'node:path';
+import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -25,6 +29,21 @@ export const loadScalar = () => loadBuild('SKIN_WASM_SCALAR_DIR', 'build-wasm-sc
 export async function importThreeSkin() {
   const dir = process.env.SKIN_WASM_DIR || path.join(root, 'build-wasm/wasm');
   return import(pathToFileURL(path.join(dir, 'three-skin.mjs')));
+}
+
+export const MODELS = process.env.SKIN_MODELS_DIR || '/usr/share/assimp/models';
+
+// The model as three.js loads it: .X -> .glb with assimp, then GLTFLoader.
+export async function loadCharacter(file) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'skin-wasm-'));
+  try {
+    const glb = path.join(dir, 'model.glb');
+    execFileSync('assimp', ['export', path.join(MODELS, file), glb], { stdio: 'ignore' });
+    const bytes = readFileSync(glb);
+    return await new GLTFLoader().parseAsync(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length), '');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 // mulberry32: small, seeded, good enough for test data.

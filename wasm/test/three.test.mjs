@@ -8,14 +8,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import * as THREE from 'three';
-import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
-import { importThreeSkin, loadScalar, loadSimd } from './support.mjs';
+import { MODELS, importThreeSkin, loadCharacter, loadScalar, loadSimd } from './support.mjs';
 
-const MODELS = process.env.SKIN_MODELS_DIR || '/usr/share/assimp/models';
 const CHARACTERS = ['X/Testwuson.X', 'X/BCN_Epileptic.X'];
 const TOLERANCE = 1e-5; // of the bounding-box diagonal
 
@@ -25,19 +22,6 @@ function haveAssimp() {
     return true;
   } catch {
     return false;
-  }
-}
-
-// The model as three.js loads it: .X -> .glb with assimp, then GLTFLoader.
-async function loadCharacter(file) {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'skin-wasm-'));
-  try {
-    const glb = path.join(dir, 'model.glb');
-    execFileSync('assimp', ['export', path.join(MODELS, file), glb], { stdio: 'ignore' });
-    const bytes = readFileSync(glb);
-    return await new GLTFLoader().parseAsync(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length), '');
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
   }
 }
 
