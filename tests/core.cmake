@@ -4,18 +4,6 @@
 # installed package.  Included from tests/CMakeLists.txt.
 find_package(Threads REQUIRED)
 
-function(skin_core_test name)
-  cmake_parse_arguments(T "" "" "LABELS;LIBS" ${ARGN})
-  add_executable(${name} ${name}.c)
-  target_include_directories(${name} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/support)
-  target_link_libraries(${name} PRIVATE skin skin_rig skin_warnings ${T_LIBS})
-  if(SKIN_LIBM)
-    target_link_libraries(${name} PRIVATE ${SKIN_LIBM})
-  endif()
-  add_test(NAME core.${name} COMMAND ${name})
-  set_tests_properties(core.${name} PROPERTIES LABELS "core;${T_LABELS}" TIMEOUT 120)
-endfunction()
-
 skin_core_test(test_golden)       # hand-computed LBS/DQS cases, formats, layouts, bounds
 skin_core_test(test_properties)   # seeded-rig properties, palette helpers, influence helpers
 skin_core_test(test_split)        # range splits and thread counts are bit-identical
